@@ -1,0 +1,36 @@
+"""What the static pass hands to the rest of vtlint: a predicted trace."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from vtlint.findings import Kind, Location, Notification
+from vtlint.trace import Event
+
+
+@dataclass(frozen=True)
+class FileProblem:
+    """A file the analyzer could not use: reported as a VTL001/VTL002 finding."""
+
+    kind: Kind  # Kind.SYNTAX_ERROR or Kind.IO_ERROR
+    location: Location
+    message: str
+
+
+@dataclass(frozen=True)
+class EntryInfo:
+    """A compiled entry and the options that change Dynamo's answers for it."""
+
+    entry: str  # "path:Qual.name"
+    location: Location  # the def line of the entry function
+    how: str  # decorator | call | module.compile | config | --entry | assume-compiled
+    options: dict[str, object] = field(default_factory=dict)  # fullgraph, dynamic, backend, mode
+
+
+@dataclass
+class Prediction:
+    events: list[Event] = field(default_factory=list)
+    entries: list[EntryInfo] = field(default_factory=list)
+    problems: list[FileProblem] = field(default_factory=list)
+    notifications: list[Notification] = field(default_factory=list)
+    texts: dict[str, str] = field(default_factory=dict)  # display path -> source text

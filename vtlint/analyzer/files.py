@@ -1,0 +1,168 @@
+"""Which files a run analyzes, and reading them: Ruff's discovery rules
+(include/exclude globs, .gitignore via pathspec) and Python's own encoding rules."""
+
+from __future__ import annotations
+
+import io
+import os
+import tokenize
+from dataclasses import dataclass
+from pathlib import Path
+
+import pathspec
+
+from vtlint.config import Config
+from vtlint.findings import Location, Notification
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: Path  # absolute
+    display: str  # POSIX path relative to the project root (or as given when outside it)
+
+
+@dataclass(frozen=True)
+class Discovery:
+    files: list[SourceFile]
+    missing: list[str]  # paths given on the command line that do not exist
+    notifications: list[Notification]
+
+
+def display_path(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root).as_posix()
+    except ValueError:
+        return Path(os.path.relpath(path.resolve(), root)).as_posix() if path.is_absolute() else path.as_posix()
+
+
+def _gitignore_spec(folder: Path) -> pathspec.PathSpec | None:
+    ignore_file = folder / ".gitignore"
+    if not ignore_file.is_file():
+        return None
+    try:
+        lines = ignore_file.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return None
+    return pathspec.PathSpec.from_lines("gitwildmatch", lines)
+
+
+class _Filter:
+    """Exclude globs (matched against the path below the root and against each
+    name, as Ruff does) plus the .gitignore files met on the way down."""
+
+    def __init__(self, config: Config) -> None:
+        self.root = config.root
+        patterns = [*config.exclude, *config.extend_exclude]
+        self.exclude = pathspec.PathSpec.from_lines("gitwildmatch", patterns)
+        self.include = pathspec.PathSpec.from_lines("gitwildmatch", config.include)
+        self.respect_gitignore = config.respect_gitignore
+        self._gitignores: dict[Path, pathspec.PathSpec | None] = {}
+
+    def _rel(self, path: Path) -> str | None:
+        try:
+            return path.relative_to(self.root).as_posix()
+        except ValueError:
+            return None
+
+    def excluded(self, path: Path, is_dir: bool) -> bool:
+        rel = self._rel(path)
+        probe = (rel or path.name) + ("/" if is_dir else "")
+        if self.exclude.match_file(probe) or self.exclude.match_file(path.name + ("/" if is_dir else "")):
+            return True
+        if self.respect_gitignore:
+            for folder in self._ignore_folders(path):
+                spec = self._gitignores.setdefault(folder, _gitignore_spec(folder))
+                if spec is None:
+                    continue
+                below = path.relative_to(folder).as_posix() + ("/" if is_dir else "")
+                if spec.match_file(below):
+                    return True
+        return False
+
+    def _ignore_folders(self, path: Path) -> list[Path]:
+        """The folders from the root down to `path`'s parent that may hold a .gitignore."""
+        if self._rel(path) is None:
+            return [path.parent]
+        folders = [self.root]
+        for part in path.relative_to(self.root).parts[:-1]:
+            folders.append(folders[-1] / part)
+        return folders
+
+    def included(self, path: Path) -> bool:
+        return self.include.match_file(path.name)
+
+
+def discover(paths: list[Path], config: Config) -> Discovery:
+    """Every Python file under `paths`, sorted, without duplicates. Files named
+    explicitly are analyzed even when excluded (as Ruff does without --force-exclude)."""
+    filt = _Filter(config)
+    seen: set[Path] = set()
+    files: list[SourceFile] = []
+    missing: list[str] = []
+    notes: list[Notification] = []
+
+    def add(path: Path) -> None:
+        resolved = path.resolve()
+        if resolved not in seen:
+            seen.add(resolved)
+            files.append(SourceFile(resolved, display_path(resolved, config.root)))
+
+    for given in paths:
+        if not given.exists() and not given.is_symlink():
+            missing.append(str(given))
+            continue
+        absolute = Path(os.path.abspath(given))
+        if absolute.is_file():
+            add(absolute)
+            continue
+        if not absolute.is_dir():
+            notes.append(Notification("io-error", f"{given}: not a file or directory (a broken symlink?)"))
+            continue
+        for folder, dirnames, filenames in os.walk(absolute, onerror=lambda e: notes.append(_walk_error(e, config))):
+            here = Path(folder)
+            dirnames[:] = sorted(d for d in dirnames if not filt.excluded(here / d, is_dir=True))
+            for name in sorted(filenames):
+                candidate = here / name
+                if filt.included(candidate) and not filt.excluded(candidate, is_dir=False):
+                    if candidate.is_file():
+                        add(candidate)
+                    elif candidate.is_symlink():
+                        notes.append(Notification("io-error", f"{display_path(candidate, config.root)}: broken symlink, skipped"))
+    files.sort(key=lambda f: f.display)
+    return Discovery(files, missing, notes)
+
+
+def _walk_error(error: OSError, config: Config) -> Notification:
+    where = display_path(Path(error.filename), config.root) if error.filename else "?"
+    return Notification("io-error", f"{where}: cannot list directory: {error.strerror}")
+
+
+class SourceError(Exception):
+    """A file that cannot be read or decoded; carries a located message."""
+
+    def __init__(self, message: str, location: Location) -> None:
+        super().__init__(message)
+        self.location = location
+
+
+def read_source(file: SourceFile) -> str:
+    """The file's text, decoded as Python decodes it (BOM, coding cookie, UTF-8)."""
+    try:
+        data = file.path.read_bytes()
+    except OSError as exc:
+        raise SourceError(f"cannot read file: {exc.strerror}", Location(file.display, 1, 1)) from None
+    try:
+        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError as exc:
+        raise SourceError(f"bad encoding declaration: {exc.msg}", Location(file.display, 1, 1)) from None
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise SourceError(
+            f"not valid {encoding}: byte 0x{data[exc.start]:02x} at offset {exc.start}",
+            Location(file.display, line, 1),
+        ) from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return text

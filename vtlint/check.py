@@ -1,0 +1,137 @@
+"""One run of vtlint: files -> analyzer -> predictions (+ runtime facts) ->
+merge -> rules -> suppressions -> findings. The CLI and the language server
+both call `run_check`."""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+
+from vtlint.analyzer import EntryInfo, Prediction, analyze
+from vtlint.analyzer.files import SourceFile, discover
+from vtlint.config import Config
+from vtlint.findings import Finding, Kind, Level, Notification
+from vtlint.report.merge import merge
+from vtlint.report.suppressions import apply_suppressions
+from vtlint.rules.base import Rule, RuleContext
+from vtlint.rules.registry import all_rules, resolve_selection
+from vtlint.trace import Event, MergedEvent
+
+
+@dataclass
+class CheckResult:
+    findings: list[Finding] = field(default_factory=list)
+    notifications: list[Notification] = field(default_factory=list)
+    files: list[str] = field(default_factory=list)
+    entries: list[EntryInfo] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    rules: dict[str, type[Rule]] = field(default_factory=dict)  # the rules enabled for the run
+    torch_version: str | None = None
+    runtime: dict[str, object] = field(default_factory=dict)  # coverage, compiles, harness status
+
+
+def installed_torch_version() -> str | None:
+    """From the package metadata: never import torch on the static path."""
+    try:
+        return metadata.version("torch")
+    except metadata.PackageNotFoundError:
+        return None
+
+
+@dataclass(frozen=True)
+class RuntimeInput:
+    """Facts from a runtime step, already turned into events."""
+
+    events: list[Event]
+    exercised: Callable[[Event], bool]
+    notifications: list[Notification] = field(default_factory=list)
+    summary: dict[str, object] = field(default_factory=dict)
+
+
+def enabled_rules(config: Config) -> dict[str, type[Rule]]:
+    codes = resolve_selection(list(config.select), list(config.ignore), list(config.extend_select))
+    return {code: rule for code, rule in all_rules().items() if code in codes}
+
+
+def _file_ignored(code: str, path: str, config: Config) -> bool:
+    for pattern, prefixes in config.per_file_ignores.items():
+        if fnmatch.fnmatch(path, pattern) or fnmatch.fnmatch(Path(path).name, pattern):
+            if any(code.startswith(p.upper()) for p in prefixes):
+                return True
+    return False
+
+
+def findings_from(merged: list[MergedEvent], rules: dict[str, type[Rule]], config: Config) -> list[Finding]:
+    ctx = RuleContext(dynamo=config.dynamo.to_dict())
+    instances = [rule() for rule in rules.values()]
+    found: list[Finding] = []
+    for item in merged:
+        for rule in instances:
+            if rule.applies(item, ctx):
+                finding = rule.build(item, ctx)
+                if finding is not None:
+                    found.append(finding)
+    return found
+
+
+def _problem_findings(prediction: Prediction, rules: dict[str, type[Rule]]) -> list[Finding]:
+    code_for = {Kind.SYNTAX_ERROR: "VTL001", Kind.IO_ERROR: "VTL002"}
+    found = []
+    for problem in prediction.problems:
+        code = code_for[problem.kind]
+        if code in rules:
+            found.append(Finding(code, problem.kind, rules[code].level, problem.location, problem.message, confidence="high"))
+    return found
+
+
+def run_check(
+    paths: list[Path],
+    config: Config,
+    *,
+    jobs: int = 1,
+    use_cache: bool = True,
+    runtime: RuntimeInput | None = None,
+    files: list[SourceFile] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> CheckResult:
+    result = CheckResult(rules=enabled_rules(config), torch_version=installed_torch_version())
+    if files is None:
+        discovery = discover(paths, config)
+        files, result.missing = discovery.files, discovery.missing
+        result.notifications.extend(discovery.notifications)
+    result.files = [f.display for f in files]
+    prediction = analyze(files, config, jobs=jobs, use_cache=use_cache, progress=progress)
+    result.entries = prediction.entries
+    result.notifications.extend(prediction.notifications)
+    merged = merge(
+        prediction.events,
+        runtime.events if runtime else None,
+        runtime.exercised if runtime else (lambda _e: False),
+    )
+    if runtime:
+        result.notifications.extend(runtime.notifications)
+        result.runtime = dict(runtime.summary)
+    findings = _problem_findings(prediction, result.rules) + findings_from(merged, result.rules, config)
+    findings = [f for f in findings if not _file_ignored(f.code, f.location.path, config)]
+    findings, unused = apply_suppressions(findings, prediction.texts, report_unused="VTL901" in result.rules)
+    result.findings = sorted(_dedupe(findings + unused), key=lambda f: f.sort_key)
+    return result
+
+
+def _dedupe(findings: list[Finding]) -> list[Finding]:
+    seen: set[tuple[object, ...]] = set()
+    unique = []
+    for f in findings:
+        key = (f.code, f.location, f.message, f.source)
+        if key not in seen:
+            seen.add(key)
+            unique.append(f)
+    return unique
+
+
+def exit_code(result: CheckResult, fail_level: Level) -> int:
+    """0: nothing at or above the fail level; 1: findings; 2 is for errors (CLI)."""
+    return 1 if any(f.level.rank >= fail_level.rank for f in result.findings) else 0

@@ -1,0 +1,246 @@
+"""The `vtlint` command line, in the Ruff tradition.
+
+Exit codes: 0 no findings at or above the fail level; 1 findings; 2 a usage,
+configuration or internal error (a path that does not exist, an invalid
+`[tool.vtlint]`, a report that cannot be written)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+
+from vtlint import __version__
+from vtlint.check import CheckResult, exit_code, run_check
+from vtlint.config import Config, ConfigError, load_config
+from vtlint.findings import Level
+from vtlint.report.github import render_github
+from vtlint.report.json_format import render_json
+from vtlint.report.output import write_atomic
+from vtlint.report.text import render, statistics, visible
+from vtlint.rules.registry import all_rules, get_rule, unknown_selectors
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+FORMATS = ("text", "json", "sarif", "github")
+
+
+class UsageFault(click.ClickException):
+    """A user mistake: one clear line on stderr, exit 2, never a traceback."""
+
+    exit_code = EXIT_ERROR
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"vtlint: error: {self.format_message()}", err=True)
+
+
+class DefaultCheckGroup(click.Group):
+    """`vtlint PATH...` means `vtlint check PATH...`, as `ruff PATH` once did."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h", "--version")):
+            args = ["check", *args]
+        return super().parse_args(ctx, args)
+
+
+def _split_codes(values: tuple[str, ...]) -> list[str]:
+    return [code.strip().upper() for value in values for code in value.split(",") if code.strip()]
+
+
+def _console(color: str, stream: Any) -> Console:
+    force = {"always": True, "never": False}.get(color)
+    no_color = color == "never" or (color == "auto" and "NO_COLOR" in os.environ)
+    return Console(file=stream, force_terminal=force, no_color=no_color, highlight=False, soft_wrap=True)
+
+
+def _apply_overrides(config: Config, **opts: Any) -> Config:
+    changes: dict[str, Any] = {}
+    if opts["select"]:
+        changes["select"] = tuple(_split_codes(opts["select"]))
+    if opts["extend_select"]:
+        changes["extend_select"] = (*config.extend_select, *_split_codes(opts["extend_select"]))
+    if opts["ignore"]:
+        changes["ignore"] = (*config.ignore, *_split_codes(opts["ignore"]))
+    if opts["entry"]:
+        changes["entry_points"] = (*config.entry_points, *opts["entry"])
+    if opts["assume_compiled"]:
+        changes["assume_compiled"] = (*config.assume_compiled, *opts["assume_compiled"])
+    if opts["fail_level"]:
+        changes["fail_level"] = Level(opts["fail_level"])
+    return config.with_(**changes) if changes else config
+
+
+def _render(result: CheckResult, fmt: str, show_notes: bool) -> str:
+    if fmt == "json":
+        return render_json(result)
+    if fmt == "github":
+        return render_github(result, show_notes)
+    if fmt == "sarif":
+        from vtlint.report.sarif import render_sarif
+
+        return render_sarif(result)
+    raise AssertionError(fmt)
+
+
+def _progress(enabled: bool) -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
+    """A progress bar on stderr for long runs, only when stderr is a terminal."""
+    if not enabled:
+        return None, lambda: None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    bar = Progress(
+        TextColumn("analyzing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=Console(file=sys.stderr), transient=True,
+    )
+    task = bar.add_task("files", total=None)
+    started = False
+
+    def advance(done: int, total: int) -> None:
+        nonlocal started
+        if not started and total >= 50:
+            bar.start()
+            started = True
+        bar.update(task, completed=done, total=total)
+
+    return advance, bar.stop
+
+
+@click.group(cls=DefaultCheckGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="vtlint", message="%(prog)s %(version)s")
+def main() -> None:
+    """vtlint: what torch.compile's tracer (Dynamo) will do with your code.
+
+    Run `vtlint PATH...` (same as `vtlint check PATH...`). Exit codes: 0 no
+    findings at or above the fail level, 1 findings, 2 usage/config/internal error.
+    """
+
+
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="text", show_default=True, help="Output format.")
+@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False), help="Write the report to FILE (atomically).")
+@click.option("--select", multiple=True, help="Enable these codes or prefixes (comma-separated); replaces the default.")
+@click.option("--extend-select", multiple=True, help="Enable these codes or prefixes in addition.")
+@click.option("--ignore", multiple=True, help="Disable these codes or prefixes.")
+@click.option("--entry", multiple=True, metavar="TARGET:Qual.name", help="Analyze this function or method as if compiled (TARGET: a file path or a dotted module). Repeatable.")
+@click.option("--assume-compiled", multiple=True, type=click.Choice(["forward"]), help="Treat every `forward` of an nn.Module subclass as compiled.")
+@click.option("--fail-level", type=click.Choice([lvl.value for lvl in Level]), help="Exit 1 only for findings at or above this level [default: warning].")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--statistics", "show_statistics", is_flag=True, help="Print the number of findings per code.")
+@click.option("--show-notes", is_flag=True, help="Also print note-level findings (inlined calls) in text output.")
+@click.option("--quiet", "-q", is_flag=True, help="Print findings only: no summary, no notifications.")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, help="Parallel workers; 0 means one per core.")
+@click.option("--no-cache", is_flag=True, help="Do not read or write the analysis cache.")
+@click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
+@click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False), help="Use this pyproject.toml instead of the nearest one.")
+def check(paths: tuple[Path, ...], fmt: str, output: Path | None, config_file: Path | None, jobs: int, no_cache: bool,
+          color: str, quiet: bool, exit_zero: bool, show_statistics: bool, show_notes: bool, **opts: Any) -> None:
+    """Analyze PATHS (default: the current folder) and report findings."""
+    try:
+        sys.exit(_check(list(paths) or [Path(".")], fmt, output, config_file, jobs, no_cache, color, quiet,
+                        exit_zero, show_statistics, show_notes, opts))
+    except (ConfigError, UsageFault) as exc:
+        raise UsageFault(str(exc.format_message() if isinstance(exc, click.ClickException) else exc)) from None
+
+
+def _check(paths: list[Path], fmt: str, output: Path | None, config_file: Path | None, jobs: int, no_cache: bool,
+           color: str, quiet: bool, exit_zero: bool, show_statistics: bool, show_notes: bool, opts: dict[str, Any]) -> int:
+    if config_file is not None and not config_file.is_file():
+        raise UsageFault(f"config file not found: {config_file}")
+    config = _apply_overrides(load_config(paths, config_file), **opts)
+    unknown = unknown_selectors([*config.select, *config.extend_select, *config.ignore])
+    if unknown:
+        raise UsageFault(f"unknown rule selector(s): {', '.join(unknown)} (see `vtlint rules`)")
+    err = _console(color, sys.stderr)
+    advance, stop = _progress(sys.stderr.isatty() and not quiet and fmt == "text" and output is None)
+    try:
+        result = run_check(paths, config, jobs=jobs or os.cpu_count() or 1, use_cache=not no_cache, progress=advance)
+    except Exception as exc:  # an internal fault: a short message, the traceback only on request
+        stop()
+        return _internal_error(exc)
+    stop()
+    for missing in result.missing:
+        err.print(f"[bold red]error[/]: {missing}: no such file or directory")
+    if not quiet:
+        for note in result.notifications:
+            where = f"{note.location.path}:{note.location.line}:{note.location.column}: " if note.location else ""
+            err.print(f"[yellow]{note.level.value}[/]: {where}{note.message}", soft_wrap=True, highlight=False)
+    if fmt == "text" and output is None:
+        out = _console(color, sys.stdout)
+        if quiet:
+            for finding in visible(result, show_notes):
+                loc = finding.location
+                out.print(f"{loc.path}:{loc.line}:{loc.column}: {finding.code} {finding.message} [{finding.evidence.value}]")
+        else:
+            render(result, out, show_notes=show_notes, grouped=out.is_terminal)
+        if show_statistics:
+            statistics(result, out, show_notes)
+    else:
+        text = _render(result, fmt, show_notes) if fmt != "text" else _plain_text(result, show_notes)
+        if output is None:
+            sys.stdout.write(text)
+        else:
+            try:
+                write_atomic(output, text)
+            except OSError as exc:
+                raise UsageFault(f"cannot write {output}: {exc.strerror}") from None
+    if result.missing:
+        return EXIT_ERROR
+    return EXIT_OK if exit_zero else exit_code(result, config.fail_level)
+
+
+def _plain_text(result: CheckResult, show_notes: bool) -> str:
+    from io import StringIO
+
+    buffer = StringIO()
+    render(result, Console(file=buffer, no_color=True, force_terminal=False, soft_wrap=True, width=10_000),
+           show_notes=show_notes, grouped=False)
+    return buffer.getvalue()
+
+
+def _internal_error(exc: BaseException) -> int:
+    click.echo(f"vtlint: internal error: {type(exc).__name__}: {exc}", err=True)
+    if os.environ.get("VTLINT_DEBUG"):
+        traceback.print_exc()
+    else:
+        click.echo("Set VTLINT_DEBUG=1 to see the traceback, and please report it.", err=True)
+    return EXIT_ERROR
+
+
+@main.command("rules")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def rules_cmd(fmt: str) -> None:
+    """List every rule: code, name, default level, what it predicts."""
+    rules = all_rules()
+    if fmt == "json":
+        import json
+
+        rows = [{"code": c, "name": r.name, "kind": r.kind.value, "level": r.level.value,
+                 "default_enabled": r.default_enabled, "summary": r.summary, "url": r.doc_url()}
+                for c, r in rules.items()]
+        click.echo(json.dumps(rows, indent=2))
+        return
+    from rich.table import Table
+
+    table = Table(show_edge=False, box=None, pad_edge=False)
+    for column in ("code", "name", "level", "kind", "what it predicts"):
+        table.add_column(column, no_wrap=column != "what it predicts")
+    for code, rule in rules.items():
+        level = rule.level.value + ("" if rule.default_enabled else " (opt-in)")
+        table.add_row(code, rule.name, level, rule.kind.value, rule.summary)
+    Console(width=max(120, Console().width)).print(table)
+
+
+@main.command("rule")
+@click.argument("code")
+def rule_cmd(code: str) -> None:
+    """Print the whole documentation of the rule CODE."""
+    rule = get_rule(code)
+    if rule is None:
+        raise UsageFault(f"unknown rule code {code!r} (see `vtlint rules`)")
+    click.echo(rule.documentation(), nl=False)

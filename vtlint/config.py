@@ -1,0 +1,205 @@
+"""`[tool.vtlint]` in pyproject.toml: found by walking up from the paths,
+validated key by key, overridable from the command line."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from vtlint.findings import Level
+
+DEFAULT_EXCLUDE = (
+    ".bzr", ".direnv", ".eggs", ".git", ".hg", ".mypy_cache", ".nox", ".pants.d",
+    ".pytype", ".ruff_cache", ".svn", ".tox", ".venv", "__pypackages__", "_build",
+    "buck-out", "build", "dist", "node_modules", "site-packages", "venv",
+)
+
+
+class ConfigError(Exception):
+    """A user mistake in configuration: reported with the file and key, exit 2."""
+
+
+@dataclass(frozen=True)
+class DynamoSettings:
+    """The torch.compile / torch._dynamo.config settings the static pass assumes,
+    unless the code itself says otherwise."""
+
+    capture_scalar_outputs: bool = False
+    capture_dynamic_output_shape_ops: bool = False
+    trace_numpy: bool = True
+    dynamic: bool | None = None  # torch.compile(dynamic=...)
+    fullgraph: bool = False
+    error_on_graph_break: bool = False
+    automatic_dynamic_shapes: bool = True
+    allow_unspec_int_on_nn_module: bool = False
+    specialize_float: bool = False
+    recompile_limit: int = 8
+
+    def to_dict(self) -> dict[str, Any]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True)
+class RuntimeSettings:
+    command: str | None = None
+    timeout: float = 600.0
+
+
+@dataclass(frozen=True)
+class Config:
+    root: Path  # the project root: the pyproject.toml's folder, or the cwd
+    config_file: Path | None = None
+    include: tuple[str, ...] = ("*.py", "*.pyi")
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    extend_exclude: tuple[str, ...] = ()
+    respect_gitignore: bool = True
+    select: tuple[str, ...] = ("VTL",)
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    entry_points: tuple[str, ...] = ()
+    assume_compiled: tuple[str, ...] = ()
+    fail_level: Level = Level.WARNING
+    dynamo: DynamoSettings = field(default_factory=DynamoSettings)
+    runtime: RuntimeSettings = field(default_factory=RuntimeSettings)
+
+    def with_(self, **changes: Any) -> Config:
+        return replace(self, **changes)
+
+
+def _str_list(value: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}: expected a list of strings, got {value!r}")
+    return tuple(value)
+
+
+def _check_type(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> Any:
+    if isinstance(value, bool) and kind in (int, float, (int, float)):
+        raise ConfigError(f"{where}: expected {what}, got {value!r}")
+    if not isinstance(value, kind):
+        raise ConfigError(f"{where}: expected {what}, got {value!r}")
+    return value
+
+
+def _parse_dynamo(table: Any, where: str) -> DynamoSettings:
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: expected a table")
+    known = {f.name: f for f in fields(DynamoSettings)}
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        name = key.replace("-", "_")
+        if name not in known:
+            raise ConfigError(f"{where}.{key}: unknown Dynamo setting (known: {', '.join(sorted(known))})")
+        default = getattr(DynamoSettings(), name)
+        if name == "dynamic":
+            if value not in (True, False, None, "auto"):
+                raise ConfigError(f"{where}.{key}: expected true, false or \"auto\", got {value!r}")
+            values[name] = None if value == "auto" else value
+        elif isinstance(default, bool):
+            values[name] = _check_type(value, bool, f"{where}.{key}", "true or false")
+        else:
+            values[name] = _check_type(value, int, f"{where}.{key}", "an integer")
+    return DynamoSettings(**values)
+
+
+def _parse_runtime(table: Any, where: str) -> RuntimeSettings:
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: expected a table")
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        if key == "command":
+            values["command"] = _check_type(value, str, f"{where}.{key}", "a string")
+        elif key == "timeout":
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+                raise ConfigError(f"{where}.{key}: expected a positive number of seconds, got {value!r}")
+            values["timeout"] = float(value)
+        else:
+            raise ConfigError(f"{where}.{key}: unknown key (known: command, timeout)")
+    return RuntimeSettings(**values)
+
+
+_LIST_KEYS = {
+    "include": "include",
+    "exclude": "exclude",
+    "extend-exclude": "extend_exclude",
+    "select": "select",
+    "extend-select": "extend_select",
+    "ignore": "ignore",
+    "entry-points": "entry_points",
+    "assume-compiled": "assume_compiled",
+}
+
+
+def parse_table(table: dict[str, Any], root: Path, config_file: Path | None) -> Config:
+    """Validate a `[tool.vtlint]` table into a Config; every error names its key."""
+    where = f"{config_file or 'configuration'}: [tool.vtlint]"
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        if key in _LIST_KEYS:
+            values[_LIST_KEYS[key]] = _str_list(value, f"{where}.{key}")
+        elif key == "respect-gitignore":
+            values["respect_gitignore"] = _check_type(value, bool, f"{where}.{key}", "true or false")
+        elif key == "fail-level":
+            try:
+                values["fail_level"] = Level(value)
+            except ValueError:
+                raise ConfigError(f"{where}.{key}: expected \"error\", \"warning\" or \"note\", got {value!r}") from None
+        elif key == "per-file-ignores":
+            if not isinstance(value, dict):
+                raise ConfigError(f"{where}.{key}: expected a table of glob = [codes]")
+            values["per_file_ignores"] = {
+                glob: _str_list(codes, f"{where}.{key}.{glob!r}") for glob, codes in value.items()
+            }
+        elif key == "dynamo":
+            values["dynamo"] = _parse_dynamo(value, f"{where}.dynamo")
+        elif key == "runtime":
+            values["runtime"] = _parse_runtime(value, f"{where}.runtime")
+        else:
+            known = sorted([*_LIST_KEYS, "respect-gitignore", "fail-level", "per-file-ignores", "dynamo", "runtime"])
+            raise ConfigError(f"{where}: unknown key {key!r} (known: {', '.join(known)})")
+    return Config(root=root, config_file=config_file, **values)
+
+
+def find_config_file(start: Path) -> Path | None:
+    """The nearest pyproject.toml with a [tool.vtlint] table, walking up from `start`."""
+    start = start if start.is_dir() else start.parent
+    for folder in [start, *start.parents]:
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            data = _read_toml(candidate)
+            if "vtlint" in data.get("tool", {}):
+                return candidate
+    return None
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+
+
+def load_config(paths: list[Path], config_file: Path | None = None) -> Config:
+    """The configuration for a run over `paths`: an explicit file, else the nearest
+    pyproject.toml with [tool.vtlint] above the first path, else the defaults."""
+    if config_file is None:
+        start = (paths[0] if paths else Path.cwd()).resolve()
+        config_file = find_config_file(start)
+    if config_file is None:
+        return Config(root=Path.cwd().resolve())
+    config_file = config_file.resolve()
+    data = _read_toml(config_file)
+    table = data.get("tool", {}).get("vtlint", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{config_file}: [tool.vtlint] must be a table")
+    return parse_table(table, config_file.parent, config_file)

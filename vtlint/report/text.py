@@ -1,0 +1,72 @@
+"""Terminal output in Ruff's style: `path:line:col: CODE message [evidence]`,
+grouped by file and coloured on a TTY, then a summary line."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import groupby
+
+from rich.console import Console
+from rich.text import Text
+
+from vtlint.check import CheckResult
+from vtlint.findings import Finding, Kind, Level
+
+# Findings about the run itself, not Dynamo decisions: no evidence to show.
+META_KINDS = frozenset({Kind.SYNTAX_ERROR, Kind.IO_ERROR, Kind.SUPPRESSION})
+
+_LEVEL_STYLE = {Level.ERROR: "bold red", Level.WARNING: "yellow", Level.NOTE: "cyan"}
+
+
+def visible(result: CheckResult, show_notes: bool) -> list[Finding]:
+    """Notes (inlined calls) are hidden from default text output."""
+    return [f for f in result.findings if show_notes or f.level is not Level.NOTE]
+
+
+def _line(finding: Finding) -> Text:
+    loc = finding.location
+    text = Text()
+    text.append(f"{loc.path}", style="bold")
+    text.append(f":{loc.line}:{loc.column}: ", style="dim")
+    text.append(finding.code, style=_LEVEL_STYLE[finding.level])
+    text.append(f" {finding.message}")
+    if finding.kind not in META_KINDS:
+        text.append(f" [{finding.evidence.value}]", style="dim")
+    return text
+
+
+def render(result: CheckResult, console: Console, *, show_notes: bool, grouped: bool) -> None:
+    findings = visible(result, show_notes)
+    if grouped:
+        for index, (_path, group) in enumerate(groupby(findings, key=lambda f: f.location.path)):
+            if index:
+                console.print()
+            for finding in group:
+                console.print(_line(finding), soft_wrap=True, highlight=False)
+    else:
+        for finding in findings:
+            console.print(_line(finding), soft_wrap=True, highlight=False)
+    console.print(summary(result, show_notes), soft_wrap=True, highlight=False)
+
+
+def summary(result: CheckResult, show_notes: bool) -> Text:
+    findings = visible(result, show_notes)
+    hidden = len(result.findings) - len(findings)
+    files = len(result.files)
+    where = f"in {files} file{'s' if files != 1 else ''}"
+    if not findings:
+        text = Text(f"All checks passed {where}.", style="green")
+    else:
+        kinds = Counter(f.kind.value for f in findings)
+        detail = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
+        text = Text(f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({detail}) {where}.", style="bold")
+    if hidden:
+        text.append(f" {hidden} note{'s' if hidden != 1 else ''} hidden (inlined calls); --show-notes shows them.", style="dim")
+    return text
+
+
+def statistics(result: CheckResult, console: Console, show_notes: bool) -> None:
+    counts = Counter(f.code for f in visible(result, show_notes))
+    for code, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+        rule = result.rules.get(code)
+        console.print(f"{count:5d}\t{code}\t{rule.name if rule else ''}", highlight=False)
