@@ -96,6 +96,7 @@ def run_check(
     runtime: RuntimeInput | None = None,
     files: list[SourceFile] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    overrides: dict[Path, str] | None = None,
 ) -> CheckResult:
     result = CheckResult(rules=enabled_rules(config), torch_version=installed_torch_version())
     if files is None:
@@ -103,7 +104,7 @@ def run_check(
         files, result.missing = discovery.files, discovery.missing
         result.notifications.extend(discovery.notifications)
     result.files = [f.display for f in files]
-    prediction = analyze(files, config, jobs=jobs, use_cache=use_cache, progress=progress)
+    prediction = analyze(files, config, jobs=jobs, use_cache=use_cache, progress=progress, overrides=overrides)
     result.entries = prediction.entries
     result.notifications.extend(prediction.notifications)
     merged = merge(

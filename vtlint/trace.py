@@ -37,7 +37,7 @@ class Event:
     value: str | None = None  # repr of the guarded value when known
     gb_type: str | None = None  # the registry's Gb_type
     gb_id: str | None = None  # GB0170
-    callee: str | None = None  # qualified name of an inlined or breaking callee
+    callee: str | None = None  # "path:Qual.name" for project code, dotted name for libraries
     chain: tuple[Related, ...] = ()  # call sites from the entry down to this site
     related: tuple[Related, ...] = ()  # mutation sites, guard lines, ...
     confidence: str = "high"
@@ -52,7 +52,7 @@ class Event:
         if self.action in (Action.WRAP, Action.RECOMPILE):
             return (self.action.value, path, entry_function(self.entry), self.source)
         if self.action is Action.INLINE:
-            return (self.action.value, path, line, self.callee)
+            return (self.action.value, path, line, callee_name(self.callee or ""))
         return (self.action.value, self.entry, self.frame)
 
     def with_(self, **changes: Any) -> Event:
@@ -98,6 +98,12 @@ class Event:
             confidence=data.get("confidence", "high"),
             detail=dict(data.get("detail") or {}),
         )
+
+
+def callee_name(callee: str) -> str:
+    """The code object's name of a callee: `examples/seed.py:Model.forward` and
+    `torch.nn.functional.relu` -> `forward`, `relu` (what a runtime frame shows)."""
+    return callee.rpartition(":")[2].rpartition(".")[2]
 
 
 def entry_function(entry: str) -> str:

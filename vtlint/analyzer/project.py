@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import libcst as cst
 
@@ -23,13 +24,15 @@ def analyze(
     jobs: int = 1,
     use_cache: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    overrides: dict[Path, str] | None = None,
 ) -> Prediction:
+    """`overrides` maps absolute paths to unsaved text (the editor's buffers)."""
     prediction = Prediction()
     for done, file in enumerate(files, 1):
         if progress:
             progress(done, len(files))
         try:
-            text = read_source(file)
+            text = overrides[file.path] if overrides and file.path in overrides else read_source(file)
         except SourceError as exc:
             prediction.problems.append(FileProblem(Kind.IO_ERROR, exc.location, str(exc)))
             continue
