@@ -3,6 +3,7 @@ validated key by key, overridable from the command line."""
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
@@ -189,6 +190,17 @@ def _read_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
 
 
+def default_root(paths: list[Path]) -> Path:
+    """Without a config file: the current folder when it holds every path (as Ruff
+    shows paths), else the deepest folder that holds them all."""
+    cwd = Path.cwd().resolve()
+    folders = [p.resolve() if p.is_dir() else p.resolve().parent for p in paths] or [cwd]
+    if all(f == cwd or cwd in f.parents for f in folders):
+        return cwd
+    common = Path(os.path.commonpath([str(f) for f in folders]))
+    return common
+
+
 def load_config(paths: list[Path], config_file: Path | None = None) -> Config:
     """The configuration for a run over `paths`: an explicit file, else the nearest
     pyproject.toml with [tool.vtlint] above the first path, else the defaults."""
@@ -196,7 +208,7 @@ def load_config(paths: list[Path], config_file: Path | None = None) -> Config:
         start = (paths[0] if paths else Path.cwd()).resolve()
         config_file = find_config_file(start)
     if config_file is None:
-        return Config(root=Path.cwd().resolve())
+        return Config(root=default_root(paths))
     config_file = config_file.resolve()
     data = _read_toml(config_file)
     table = data.get("tool", {}).get("vtlint", {})

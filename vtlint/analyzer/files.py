@@ -35,7 +35,7 @@ def display_path(path: Path, root: Path) -> str:
         return Path(os.path.relpath(path.resolve(), root)).as_posix() if path.is_absolute() else path.as_posix()
 
 
-def _gitignore_spec(folder: Path) -> pathspec.PathSpec | None:
+def _gitignore_spec(folder: Path) -> pathspec.GitIgnoreSpec | None:
     ignore_file = folder / ".gitignore"
     if not ignore_file.is_file():
         return None
@@ -43,7 +43,7 @@ def _gitignore_spec(folder: Path) -> pathspec.PathSpec | None:
         lines = ignore_file.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return None
-    return pathspec.PathSpec.from_lines("gitwildmatch", lines)
+    return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
 class _Filter:
@@ -53,10 +53,10 @@ class _Filter:
     def __init__(self, config: Config) -> None:
         self.root = config.root
         patterns = [*config.exclude, *config.extend_exclude]
-        self.exclude = pathspec.PathSpec.from_lines("gitwildmatch", patterns)
-        self.include = pathspec.PathSpec.from_lines("gitwildmatch", config.include)
+        self.exclude = pathspec.GitIgnoreSpec.from_lines(patterns)
+        self.include = pathspec.GitIgnoreSpec.from_lines(config.include)
         self.respect_gitignore = config.respect_gitignore
-        self._gitignores: dict[Path, pathspec.PathSpec | None] = {}
+        self._gitignores: dict[Path, pathspec.GitIgnoreSpec | None] = {}
 
     def _rel(self, path: Path) -> str | None:
         try:

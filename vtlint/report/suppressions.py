@@ -52,17 +52,28 @@ def _codes(match: re.Match[str]) -> tuple[str, ...] | None:
     return None if raw is None else tuple(c.upper() for c in _CODE.findall(raw))
 
 
-def parse_suppressions(text: str) -> Suppressions:
-    """Read the comments with the tokenizer, so that `# noqa` inside a string is not one."""
-    result = Suppressions()
+def _comments(text: str) -> list[tuple[int, int, str]]:
+    """(line, column, text) of each comment, read with the tokenizer so that `# noqa`
+    inside a string is not one; for text that does not tokenize, each line's `#` tail."""
     try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
-    except (tokenize.TokenError, SyntaxError, IndentationError):
-        return result
-    for tok in tokens:
-        if tok.type != tokenize.COMMENT:
-            continue
-        file_match = _FILE_NOQA.match(tok.string)
+        return [
+            (tok.start[0], tok.start[1], tok.string)
+            for tok in tokenize.generate_tokens(io.StringIO(text).readline)
+            if tok.type == tokenize.COMMENT
+        ]
+    except (tokenize.TokenError, SyntaxError):
+        comments = []
+        for number, line in enumerate(text.splitlines(), 1):
+            col = line.find("#")
+            if col >= 0:
+                comments.append((number, col, line[col:]))
+        return comments
+
+
+def parse_suppressions(text: str) -> Suppressions:
+    result = Suppressions()
+    for line, col, comment in _comments(text):
+        file_match = _FILE_NOQA.match(comment)
         if file_match:
             codes = _codes(file_match)
             if codes is None:
@@ -70,9 +81,8 @@ def parse_suppressions(text: str) -> Suppressions:
             elif result.file_codes is not None:
                 result.file_codes = (*result.file_codes, *codes)
             continue
-        match = _NOQA.search(tok.string)
+        match = _NOQA.search(comment)
         if match:
-            line, col = tok.start
             result.lines[line] = LineNoqa(line, col + 1 + match.start(), col + 1 + match.end(), _codes(match))
     return result
 

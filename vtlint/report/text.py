@@ -69,4 +69,4 @@ def statistics(result: CheckResult, console: Console, show_notes: bool) -> None:
     counts = Counter(f.code for f in visible(result, show_notes))
     for code, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         rule = result.rules.get(code)
-        console.print(f"{count:5d}\t{code}\t{rule.name if rule else ''}", highlight=False)
+        console.print(f"{count:5d}  {code:<8}  {rule.name if rule else ''}", highlight=False)

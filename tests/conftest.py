@@ -1,0 +1,38 @@
+"""Shared fixtures: run the CLI in-process and build small projects on disk."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from vtlint.cli import main
+
+
+@pytest.fixture
+def run_cli(monkeypatch: pytest.MonkeyPatch) -> Callable[..., Result]:
+    """Invoke `vtlint ARGS` in-process, in `cwd` (no cache, so tests stay independent)."""
+
+    def invoke(*args: str, cwd: Path | None = None) -> Result:
+        if cwd is not None:
+            monkeypatch.chdir(cwd)
+        return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+    return invoke
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Callable[[dict[str, str]], Path]:
+    """Write {relative path: source} under a temporary project root."""
+
+    def make(files: dict[str, str]) -> Path:
+        for rel, text in files.items():
+            target = tmp_path / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(textwrap.dedent(text), encoding="utf-8")
+        return tmp_path
+
+    return make
