@@ -52,8 +52,15 @@ class Location:
     path: str
     line: int
     column: int = 1
-    end_line: int | None = None
-    end_column: int | None = None
+    end_line: int | None = None  # defaults to `line`
+    end_column: int | None = None  # defaults to `column`
+
+    def __post_init__(self) -> None:
+        # An empty span at the start when no end is given, so equal places compare equal.
+        if self.end_line is None:
+            object.__setattr__(self, "end_line", self.line)
+        if self.end_column is None:
+            object.__setattr__(self, "end_column", self.column)
 
     @property
     def end(self) -> tuple[int, int]:
