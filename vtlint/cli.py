@@ -244,3 +244,12 @@ def rule_cmd(code: str) -> None:
     if rule is None:
         raise UsageFault(f"unknown rule code {code!r} (see `vtlint rules`)")
     click.echo(rule.documentation(), nl=False)
+
+
+@main.command("lsp")
+@click.option("--stdio", is_flag=True, help="Talk LSP over stdin/stdout (the default and only transport).")
+def lsp_cmd(stdio: bool) -> None:
+    """Run the language server (used by the VS Code extension)."""
+    from vtlint.lsp.server import serve
+
+    serve()

@@ -1,0 +1,65 @@
+"""One project root as the language server sees it: which files a lint must
+analyze together so that cross-file inlining is seen, and the warm state kept
+between lints (the dependency map learnt from the compiled entries' inline chains,
+the last runtime facts)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from vtlint.analyzer.files import SourceFile, discover, display_path
+from vtlint.check import CheckResult, RuntimeInput
+from vtlint.config import Config
+
+FULL_SCAN_LIMIT = 400  # a project with more files is never analyzed whole from the editor
+
+
+@dataclass
+class Project:
+    root: Path
+    config: Config
+    # display path of a file with compiled entries -> the files its entries reach
+    # (the finding sites, inline chains and related places of its findings)
+    reaches: dict[str, set[str]] = field(default_factory=dict)
+    scanned: bool = False  # the whole project was analyzed once: `reaches` is complete
+    runtime: RuntimeInput | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def source_file(self, path: Path) -> SourceFile:
+        return SourceFile(path.resolve(), display_path(path, self.root))
+
+    def project_files(self) -> list[SourceFile] | None:
+        """Every file of the project (discovery rules of the CLI), or None when too many."""
+        files = discover([self.root], self.config).files
+        return files if len(files) <= FULL_SCAN_LIMIT else None
+
+    def related_to(self, displays: set[str]) -> set[str]:
+        """The files a lint of `displays` needs: the ones their entries inline into,
+        and the files whose entries inline into them (both from the last results)."""
+        needed = set(displays)
+        for entry_file, reached in self.reaches.items():
+            if entry_file in displays:
+                needed |= reached
+            elif reached & displays:
+                needed.add(entry_file)
+                needed |= reached
+        return needed
+
+    def depends_on(self, display: str) -> bool:
+        """Whether an entry elsewhere inlines code of `display` (a saved helper matters)."""
+        return any(display in reached and entry_file != display for entry_file, reached in self.reaches.items())
+
+    def learn(self, result: CheckResult, analyzed: set[str]) -> None:
+        """Refresh the dependency map for the entry files just analyzed."""
+        for display in analyzed:
+            self.reaches.pop(display, None)
+        for info in result.entries:
+            self.reaches.setdefault(info.entry.rpartition(":")[0], set())
+        for finding in result.findings:
+            if not finding.entry:
+                continue
+            reached = self.reaches.setdefault(finding.entry.rpartition(":")[0], set())
+            reached.add(finding.location.path)
+            reached.update(r.location.path for r in (*finding.chain, *finding.related))

@@ -1,0 +1,328 @@
+"""`vtlint lsp`: the language server behind the VS Code extension (pygls, stdio).
+
+Diagnostics come from the static pass only (`run_check` with the editor's unsaved
+buffers as overrides): it never imports torch or the user's code, so a save answers
+in milliseconds. Running the user's harness (`vtlint.confirmAtRuntime`) is opt-in
+and refused unless the client says the workspace is trusted."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path, to_fs_path
+
+from vtlint import __version__
+from vtlint.check import CheckResult, run_check
+from vtlint.findings import Finding, Notification
+from vtlint.lsp import convert, runtime_bridge
+from vtlint.lsp.project import Project
+from vtlint.lsp.settings import ConfigProblem, EditorSettings, resolve_config
+from vtlint.rules.registry import get_rule
+
+DEBOUNCE_S = 0.3
+CONFIRM_COMMAND = "vtlint.confirmAtRuntime"
+log = logging.getLogger("vtlint.lsp")
+
+
+class VtlintServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__("vtlint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.settings = EditorSettings()
+        self.projects: dict[Path, Project] = {}
+        self.findings: dict[str, list[tuple[Finding, types.Range]]] = {}  # uri -> what was published
+        self.config_uris: set[str] = set()  # pyproject.toml files with a published problem
+        self.pending: dict[str, asyncio.TimerHandle] = {}
+        self.last_lint_s = 0.0
+
+    # -- documents and projects ------------------------------------------------
+
+    def folder_of(self, path: Path) -> Path:
+        """The deepest workspace folder holding `path`, else the file's own folder."""
+        best: Path | None = None
+        for folder in self.workspace.folders.values():
+            root = Path(to_fs_path(folder.uri) or "").resolve()
+            if path.is_relative_to(root) and (best is None or len(root.parts) > len(best.parts)):
+                best = root
+        return best or path.parent
+
+    def project_for(self, path: Path) -> tuple[Project, ConfigProblem | None]:
+        resolved = resolve_config(path, self.folder_of(path), self.settings)
+        root = resolved.config.root.resolve()
+        project = self.projects.get(root)
+        if project is None:
+            project = self.projects[root] = Project(root, resolved.config)
+        else:
+            project.config = resolved.config
+        return project, resolved.problem
+
+    def open_python(self) -> dict[Path, str]:
+        """Absolute path -> uri of every open Python buffer."""
+        opened = {}
+        for uri, doc in self.workspace.text_documents.items():
+            if uri.startswith("file:") and (doc.language_id == "python" or uri.endswith((".py", ".pyi"))):
+                opened[Path(to_fs_path(uri) or "").resolve()] = uri
+        return opened
+
+    # -- linting ---------------------------------------------------------------
+
+    def schedule(self, uri: str, delay: float = DEBOUNCE_S) -> None:
+        """Debounce: the lint for `uri` runs once typing pauses for `delay` seconds."""
+        handle = self.pending.pop(uri, None)
+        if handle:
+            handle.cancel()
+        loop = asyncio.get_running_loop()
+        self.pending[uri] = loop.call_later(delay, lambda: loop.create_task(self.lint(uri)))
+
+    async def lint(self, uri: str) -> None:
+        self.pending.pop(uri, None)
+        path = Path(to_fs_path(uri) or "").resolve()
+        project, problem = self.project_for(path)
+        self.publish_config_problem(problem)
+        if not self.settings.enable:
+            self.publish(uri, [], project)
+            return
+        async with project.lock:
+            await self._lint_project(project, path)
+
+    async def _lint_project(self, project: Project, trigger: Path) -> None:
+        opened = {p: u for p, u in self.open_python().items() if p.is_relative_to(project.root) or p == trigger}
+        buffers = {p: self.workspace.get_text_document(u).source for p, u in opened.items()}
+        too_big = {p for p, text in buffers.items() if len(text) > self.settings.max_file_chars}
+        overrides = {p: t for p, t in buffers.items() if p not in too_big}
+        loop = asyncio.get_running_loop()
+        started = time.perf_counter()
+        if not project.scanned:
+            files = await loop.run_in_executor(None, project.project_files)
+            project.scanned = files is not None
+        else:
+            files = None
+        if files is None:
+            displays = project.related_to({project.source_file(p).display for p in overrides})
+            files = [project.source_file(project.root / d) for d in sorted(displays)]
+        files = [f for f in files if f.path not in too_big and self._within_budget(f.path, overrides)]
+        try:
+            result = await loop.run_in_executor(None, self._check, project, files, overrides)
+        except Exception as exc:  # an analyzer fault must not take the server down
+            log.exception("analysis failed")
+            self.window_log_message(types.LogMessageParams(types.MessageType.Error, f"vtlint: analysis failed: {exc!r}"))
+            return
+        self.last_lint_s = time.perf_counter() - started
+        project.learn(result, {f.display for f in files})
+        for path, uri in opened.items():
+            display = project.source_file(path).display
+            if path in too_big:
+                self.publish(uri, [], project, extra=[self._budget_diagnostic(len(buffers[path]))])
+            else:
+                self.publish(uri, [f for f in result.findings if f.location.path == display], project,
+                             notes=[n for n in result.notifications if n.location and n.location.path == display])
+
+    def _within_budget(self, path: Path, overrides: dict[Path, str]) -> bool:
+        if path in overrides:
+            return True
+        try:
+            return path.stat().st_size <= self.settings.max_file_chars
+        except OSError:
+            return True  # the analyzer reports the unreadable file itself
+
+    def _check(self, project: Project, files: list[Any], overrides: dict[Path, str]) -> CheckResult:
+        return run_check([project.root], project.config, files=files, overrides=overrides, runtime=project.runtime)
+
+    def _budget_diagnostic(self, chars: int) -> types.Diagnostic:
+        return types.Diagnostic(
+            range=types.Range(types.Position(0, 0), types.Position(0, 1)),
+            message=(f"vtlint skipped this file: {chars:,} characters is over the editor's analysis budget of "
+                     f"{self.settings.max_file_chars:,} (run `vtlint check` on it from a terminal)"),
+            severity=types.DiagnosticSeverity.Information,
+            source=convert.SOURCE,
+        )
+
+    def publish(self, uri: str, findings: list[Finding], project: Project, *,
+                notes: list[Notification] = (), extra: list[types.Diagnostic] = ()) -> None:  # type: ignore[assignment]
+        doc = self.workspace.get_text_document(uri)
+        buffers = {project.source_file(p).display: self.workspace.get_text_document(u).source
+                   for p, u in self.open_python().items()}
+        lines_of = convert.LinesOf(project.root, buffers, self.workspace.position_codec)
+        diagnostics = [convert.to_diagnostic(f, get_rule(f.code), project.root, lines_of, self.settings.severity)
+                       for f in findings]
+        diagnostics += [self._note_diagnostic(n, lines_of) for n in notes]
+        self.findings[uri] = [(f, d.range) for f, d in zip(findings, diagnostics)]
+        self.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=[*diagnostics, *extra])
+        )
+
+    @staticmethod
+    def _note_diagnostic(note: Notification, lines_of: convert.LinesOf) -> types.Diagnostic:
+        assert note.location is not None
+        severity = convert.SEVERITY_NAMES.get(note.level.value, types.DiagnosticSeverity.Information)
+        return types.Diagnostic(range=lines_of.range(note.location), message=f"{note.kind}: {note.message}",
+                                severity=severity, source=convert.SOURCE)
+
+    def publish_config_problem(self, problem: ConfigProblem | None) -> None:
+        """A broken pyproject.toml is flagged on that file; fixed files are cleared."""
+        current = set()
+        if problem is not None:
+            uri = from_fs_path(str(problem.path)) or ""
+            current.add(uri)
+            rng = types.Range(types.Position(problem.line, 0), types.Position(problem.line, 10_000))
+            diagnostic = types.Diagnostic(rng, f"vtlint: {problem.message}; using the default configuration",
+                                          severity=types.DiagnosticSeverity.Error, source=convert.SOURCE)
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[diagnostic]))
+        for stale in self.config_uris - current:
+            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=stale, diagnostics=[]))
+        self.config_uris = current
+
+    def relint_all(self) -> None:
+        for uri in self.open_python().values():
+            self.schedule(uri, delay=0)
+
+
+server = VtlintServer()
+
+
+@server.feature(types.INITIALIZE)
+def initialize(ls: VtlintServer, params: types.InitializeParams) -> None:
+    ls.settings = EditorSettings.from_client(params.initialization_options)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+async def did_open(ls: VtlintServer, params: types.DidOpenTextDocumentParams) -> None:
+    if params.text_document.uri.endswith((".py", ".pyi")) or params.text_document.language_id == "python":
+        await ls.lint(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: VtlintServer, params: types.DidChangeTextDocumentParams) -> None:
+    if params.text_document.uri in ls.open_python().values():
+        ls.schedule(params.text_document.uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_SAVE)
+async def did_save(ls: VtlintServer, params: types.DidSaveTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    if uri.endswith("pyproject.toml"):
+        ls.relint_all()
+        return
+    pending = ls.pending.pop(uri, None)
+    if pending:
+        pending.cancel()
+    await ls.lint(uri)
+    if ls.settings.runtime_on_save and ls.settings.trusted and runtime_bridge.available():
+        await confirm_at_runtime(ls, [uri])
+
+
+@server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: VtlintServer, params: types.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    ls.findings.pop(uri, None)
+    ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched(ls: VtlintServer, params: types.DidChangeWatchedFilesParams) -> None:
+    """A pyproject.toml changed, or a helper file not open in the editor was saved:
+    re-lint the open files whose entries inline it."""
+    opened = ls.open_python()
+    for change in params.changes:
+        path = Path(to_fs_path(change.uri) or "").resolve()
+        if path.name == "pyproject.toml":
+            ls.relint_all()
+            return
+        if path in opened:
+            continue
+        for project in ls.projects.values():
+            if path.is_relative_to(project.root) and (
+                project.depends_on(project.source_file(path).display) or change.type != types.FileChangeType.Changed
+            ):
+                project.scanned = False  # files came or went, or a helper changed: learn again
+                ls.relint_all()
+                return
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+def did_change_configuration(ls: VtlintServer, params: types.DidChangeConfigurationParams) -> None:
+    if isinstance(params.settings, dict) and params.settings:
+        ls.settings = EditorSettings.from_client(params.settings)
+        ls.relint_all()
+
+
+@server.feature(types.TEXT_DOCUMENT_HOVER)
+def hover(ls: VtlintServer, params: types.HoverParams) -> types.Hover | None:
+    hits = [(f, r) for f, r in ls.findings.get(params.text_document.uri, []) if convert.contains(r, params.position)]
+    if not hits:
+        return None
+    text = "\n\n---\n\n".join(convert.hover_markdown(f, get_rule(f.code)) for f, _ in hits)
+    return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text), range=hits[0][1])
+
+
+@server.feature(
+    types.TEXT_DOCUMENT_CODE_ACTION,
+    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+)
+def code_action(ls: VtlintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    uri = params.text_document.uri
+    path = Path(to_fs_path(uri) or "").resolve()
+    project, _ = ls.project_for(path)
+    buffers = {project.source_file(path).display: ls.workspace.get_text_document(uri).source}
+    lines_of = convert.LinesOf(project.root, buffers, ls.workspace.position_codec)
+    actions: list[types.CodeAction] = []
+    for finding, diagnostic in _findings_in(ls, params):
+        for action in (convert.fix_action(finding, project.root, lines_of, diagnostic),
+                       convert.noqa_action(finding, uri, lines_of, diagnostic)):
+            if action is not None and action.title not in {a.title for a in actions}:
+                actions.append(action)
+    return actions
+
+
+def _findings_in(ls: VtlintServer, params: types.CodeActionParams) -> list[tuple[Finding, types.Diagnostic | None]]:
+    """The findings the client asks about: its diagnostics carry them in `data`;
+    without diagnostics, those published on the requested lines."""
+    found: list[tuple[Finding, types.Diagnostic | None]] = []
+    for diagnostic in params.context.diagnostics:
+        if diagnostic.source == convert.SOURCE and isinstance(diagnostic.data, dict) and "finding" in diagnostic.data:
+            found.append((Finding.from_dict(diagnostic.data["finding"]), diagnostic))
+    if not found and not params.context.diagnostics:
+        first, last = params.range.start.line, params.range.end.line
+        found = [(f, None) for f, r in ls.findings.get(params.text_document.uri, []) if first <= r.start.line <= last]
+    return found
+
+
+@server.command(CONFIRM_COMMAND)
+async def confirm_at_runtime(ls: VtlintServer, args: list[Any] | None = None) -> dict[str, Any]:
+    """Run the configured harness under Dynamo's structured trace and merge what it
+    saw into the diagnostics (confirmed / refuted / runtime-only)."""
+    if not ls.settings.trusted:
+        return _refuse(ls, "vtlint: runtime confirmation runs your harness; it is disabled in an untrusted workspace.")
+    if not runtime_bridge.available():
+        return _refuse(ls, "vtlint: the runtime step is unavailable in this vtlint installation.")
+    uris = [a for a in (args or []) if isinstance(a, str)] or list(ls.open_python().values())
+    if not uris:
+        return _refuse(ls, "vtlint: open a Python file of the project to confirm at runtime.")
+    project, _ = ls.project_for(Path(to_fs_path(uris[0]) or "").resolve())
+    if not project.config.runtime.command:
+        return _refuse(ls, "vtlint: no harness configured: set [tool.vtlint.runtime] command or vtlint.runtime.command.")
+    ls.window_log_message(types.LogMessageParams(types.MessageType.Info, f"vtlint: running `{project.config.runtime.command}`"))
+    loop = asyncio.get_running_loop()
+    try:
+        project.runtime = await loop.run_in_executor(None, runtime_bridge.run, project.config)
+    except Exception as exc:  # a harness that cannot start is reported, not fatal
+        return _refuse(ls, f"vtlint: runtime confirmation failed: {exc}")
+    async with project.lock:
+        await ls._lint_project(project, Path(to_fs_path(uris[0]) or "").resolve())
+    summary = runtime_bridge.summary(project.runtime)
+    ls.window_show_message(types.ShowMessageParams(types.MessageType.Info, f"vtlint: runtime run finished: {summary['text']}"))
+    return {"ok": True, **summary}
+
+
+def _refuse(ls: VtlintServer, message: str) -> dict[str, Any]:
+    ls.window_show_message(types.ShowMessageParams(types.MessageType.Warning, message))
+    return {"ok": False, "text": message}
+
+
+def serve() -> None:
+    server.start_io()

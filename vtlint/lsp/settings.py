@@ -1,0 +1,143 @@
+"""The editor's side of the configuration: VS Code settings (`vtlint.*`) as the
+client sends them, layered over `[tool.vtlint]`; and locating a broken
+pyproject.toml so that its error is shown on the file instead of killing the server."""
+
+from __future__ import annotations
+
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from vtlint.config import Config, ConfigError, load_config, parse_table
+
+DEFAULT_MAX_FILE_CHARS = 1_000_000  # ~25,000 lines: beyond it a file is skipped, not analyzed
+
+
+@dataclass(frozen=True)
+class EditorSettings:
+    enable: bool = True
+    select: tuple[str, ...] = ()  # replaces [tool.vtlint] select when not empty
+    ignore: tuple[str, ...] = ()  # added to [tool.vtlint] ignore
+    severity: dict[str, str] = field(default_factory=dict)  # code prefix -> error|warning|information|hint
+    runtime_command: str | None = None  # overrides [tool.vtlint.runtime] command
+    runtime_on_save: bool = False
+    trusted: bool = False  # the workspace is trusted: runtime confirmation may run a harness
+    max_file_chars: int = DEFAULT_MAX_FILE_CHARS
+
+    @classmethod
+    def from_client(cls, raw: Any) -> EditorSettings:
+        """Accept `{"vtlint": {...}}`, `{"settings": {...}}` or the flat object."""
+        if not isinstance(raw, dict):
+            return cls()
+        raw = raw.get("settings", raw)
+        raw = raw.get("vtlint", raw) if isinstance(raw, dict) else {}
+        runtime = raw.get("runtime") if isinstance(raw.get("runtime"), dict) else {}
+        return cls(
+            enable=bool(raw.get("enable", True)),
+            select=_codes(raw.get("select")),
+            ignore=_codes(raw.get("ignore")),
+            severity={str(k): str(v) for k, v in (raw.get("severity") or {}).items()},
+            runtime_command=(runtime.get("command") or None),
+            runtime_on_save=bool(runtime.get("onSave", False)),
+            trusted=bool(raw.get("trusted", False)),
+            max_file_chars=int(raw.get("maxFileChars", DEFAULT_MAX_FILE_CHARS)),
+        )
+
+    def apply(self, config: Config) -> Config:
+        changes: dict[str, Any] = {}
+        if self.select:
+            changes["select"] = self.select
+        if self.ignore:
+            changes["ignore"] = (*config.ignore, *self.ignore)
+        if self.runtime_command:
+            changes["runtime"] = config.runtime.__class__(self.runtime_command, config.runtime.timeout)
+        return config.with_(**changes) if changes else config
+
+
+def _codes(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = value.split(",")
+    if not isinstance(value, list):
+        return ()
+    return tuple(str(v).strip().upper() for v in value if str(v).strip())
+
+
+@dataclass(frozen=True)
+class ConfigProblem:
+    """A pyproject.toml that cannot be used, with the 0-based line to flag."""
+
+    path: Path
+    line: int
+    message: str
+
+
+@dataclass(frozen=True)
+class Resolved:
+    config: Config
+    problem: ConfigProblem | None = None
+
+
+def resolve_config(path: Path, folder: Path, settings: EditorSettings) -> Resolved:
+    """The configuration for a file: the nearest `[tool.vtlint]` above it, else the
+    defaults rooted at its workspace folder. A broken file falls back to the defaults."""
+    try:
+        config = load_config([path])
+    except ConfigError as exc:
+        return Resolved(settings.apply(Config(root=folder)), locate_problem(path, str(exc)))
+    if config.config_file is None:
+        config = config.with_(root=folder)
+    return Resolved(settings.apply(config))
+
+
+_TOML_AT = re.compile(r"\(at line (\d+), column \d+\)")
+
+
+def locate_problem(path: Path, message: str) -> ConfigProblem:
+    """Which pyproject.toml above `path` is broken, and on which line."""
+    start = path if path.is_dir() else path.parent
+    for folder in [start, *start.parents]:
+        candidate = folder / "pyproject.toml"
+        if not candidate.is_file():
+            continue
+        try:
+            text = candidate.read_text(encoding="utf-8", errors="replace")
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            at = _TOML_AT.search(str(exc))
+            return ConfigProblem(candidate, int(at.group(1)) - 1 if at else 0, f"invalid TOML: {exc}")
+        except OSError as exc:
+            return ConfigProblem(candidate, 0, f"cannot read: {exc.strerror}")
+        table = data.get("tool", {}).get("vtlint")
+        if table is None:
+            continue
+        try:
+            parse_table(table, candidate.parent, candidate) if isinstance(table, dict) else None
+        except ConfigError as exc:
+            return ConfigProblem(candidate, _table_line(text, str(exc)), str(exc))
+        return ConfigProblem(candidate, _table_line(text, message), message)
+    return ConfigProblem(start / "pyproject.toml", 0, message)
+
+
+def _table_line(text: str, message: str) -> int:
+    """The line of the offending key when the message names one, else the table header."""
+    lines = text.splitlines()
+    key = re.search(r"\]\.([\w-]+)|unknown key '([\w-]+)'|\.([\w-]+):", message)
+    name = next((g for g in key.groups() if g), None) if key else None
+    in_table = False
+    header = 0
+    for number, line in enumerate(lines):
+        stripped = line.strip()
+        if stripped.startswith("["):
+            in_table = stripped.startswith("[tool.vtlint")
+            if in_table and not header:
+                header = number
+        elif in_table and name and re.match(rf"{re.escape(name)}\s*=", stripped):
+            return number
+    return header
