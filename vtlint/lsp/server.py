@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from vtlint.rules.registry import get_rule
 
 DEBOUNCE_S = 0.3
 CONFIRM_COMMAND = "vtlint.confirmAtRuntime"
+STATUS_COMMAND = "vtlint.serverStatus"
 log = logging.getLogger("vtlint.lsp")
 
 
@@ -102,9 +104,11 @@ class VtlintServer(LanguageServer):
             project.scanned = files is not None
         else:
             files = None
+        open_files = {project.source_file(p) for p in overrides}
         if files is None:
-            displays = project.related_to({project.source_file(p).display for p in overrides})
+            displays = project.related_to({f.display for f in open_files})
             files = [project.source_file(project.root / d) for d in sorted(displays)]
+        files = sorted({*files, *open_files}, key=lambda f: f.display)  # unsaved new files too
         files = [f for f in files if f.path not in too_big and self._within_budget(f.path, overrides)]
         try:
             result = await loop.run_in_executor(None, self._check, project, files, overrides)
@@ -213,7 +217,7 @@ async def did_save(ls: VtlintServer, params: types.DidSaveTextDocumentParams) ->
         pending.cancel()
     await ls.lint(uri)
     if ls.settings.runtime_on_save and ls.settings.trusted and runtime_bridge.available():
-        await confirm_at_runtime(ls, [uri])
+        await confirm_at_runtime(ls, uri)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
@@ -293,14 +297,14 @@ def _findings_in(ls: VtlintServer, params: types.CodeActionParams) -> list[tuple
 
 
 @server.command(CONFIRM_COMMAND)
-async def confirm_at_runtime(ls: VtlintServer, args: list[Any] | None = None) -> dict[str, Any]:
+async def confirm_at_runtime(ls: VtlintServer, *args: Any) -> dict[str, Any]:
     """Run the configured harness under Dynamo's structured trace and merge what it
     saw into the diagnostics (confirmed / refuted / runtime-only)."""
     if not ls.settings.trusted:
         return _refuse(ls, "vtlint: runtime confirmation runs your harness; it is disabled in an untrusted workspace.")
     if not runtime_bridge.available():
         return _refuse(ls, "vtlint: the runtime step is unavailable in this vtlint installation.")
-    uris = [a for a in (args or []) if isinstance(a, str)] or list(ls.open_python().values())
+    uris = [a for a in args if isinstance(a, str)] or list(ls.open_python().values())
     if not uris:
         return _refuse(ls, "vtlint: open a Python file of the project to confirm at runtime.")
     project, _ = ls.project_for(Path(to_fs_path(uris[0]) or "").resolve())
@@ -317,6 +321,20 @@ async def confirm_at_runtime(ls: VtlintServer, args: list[Any] | None = None) ->
     summary = runtime_bridge.summary(project.runtime)
     ls.window_show_message(types.ShowMessageParams(types.MessageType.Info, f"vtlint: runtime run finished: {summary['text']}"))
     return {"ok": True, **summary}
+
+
+@server.command(STATUS_COMMAND)
+def server_status(ls: VtlintServer, *args: Any) -> dict[str, Any]:
+    """What the status bar shows, and what tests check: the server stays torch-free."""
+    torch_imported = "torch" in sys.modules  # before anything below may import the runtime
+    return {
+        "version": __version__,
+        "projects": [str(p) for p in ls.projects],
+        "last_lint_ms": round(ls.last_lint_s * 1000, 1),
+        "torch_imported": torch_imported,
+        "runtime_available": runtime_bridge.available(),
+        "trusted": ls.settings.trusted,
+    }
 
 
 def _refuse(ls: VtlintServer, message: str) -> dict[str, Any]:

@@ -128,8 +128,8 @@ def locate_problem(path: Path, message: str) -> ConfigProblem:
 def _table_line(text: str, message: str) -> int:
     """The line of the offending key when the message names one, else the table header."""
     lines = text.splitlines()
-    key = re.search(r"\]\.([\w-]+)|unknown key '([\w-]+)'|\.([\w-]+):", message)
-    name = next((g for g in key.groups() if g), None) if key else None
+    found = re.search(r"\[tool\.vtlint\]\.([\w-]+)", message) or re.search(r"unknown key '([\w-]+)'", message)
+    name = found.group(1) if found else None
     in_table = False
     header = 0
     for number, line in enumerate(lines):

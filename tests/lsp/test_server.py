@@ -1,0 +1,119 @@
+"""`vtlint lsp` end to end over stdio: what an editor sees."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from lsprotocol import types
+
+from tests.lsp.conftest import lsp_session
+
+pytestmark = pytest.mark.asyncio
+
+BROKEN = "def f(x:\n    return x\n"
+FIXED = "def f(x):\n    return x\n"
+
+
+async def test_syntax_error_diagnostic_then_fixed_by_a_change(tmp_path: Path) -> None:
+    async with lsp_session(tmp_path) as s:
+        uri = s.open("mod.py", BROKEN)
+        [diag] = await s.wait_diagnostics(uri, lambda d: len(d) == 1)
+        assert diag.code == "VTL001" and diag.source == "vtlint"
+        assert diag.severity == types.DiagnosticSeverity.Error
+        assert diag.code_description is not None and diag.code_description.href.endswith("#vtl001-syntax-error")
+        assert diag.range.start.line == 1
+        s.replace(uri, FIXED)
+        assert await s.wait_diagnostics(uri, lambda d: not d) == []
+        status = await s.command("vtlint.serverStatus")
+        assert status["torch_imported"] is False  # the diagnostics path never imports torch
+
+
+async def test_hover_on_a_finding_is_markdown_with_the_rule_and_evidence(tmp_path: Path) -> None:
+    async with lsp_session(tmp_path) as s:
+        uri = s.open("mod.py", BROKEN)
+        [diag] = await s.wait_diagnostics(uri, lambda d: len(d) == 1)
+        hover = await s.client.text_document_hover_async(
+            types.HoverParams(types.TextDocumentIdentifier(uri), diag.range.start)
+        )
+        assert hover is not None and hover.contents.kind == types.MarkupKind.Markdown
+        assert "**VTL001** `syntax-error`" in hover.contents.value
+        assert "Evidence: predicted" in hover.contents.value
+        nothing = await s.client.text_document_hover_async(
+            types.HoverParams(types.TextDocumentIdentifier(uri), types.Position(0, 0))
+        )
+        assert nothing is None
+
+
+async def test_unused_noqa_is_tagged_unnecessary_and_noqa_action_edits_the_line(tmp_path: Path) -> None:
+    async with lsp_session(tmp_path, {"select": ["VTL", "VTL901"]}) as s:
+        uri = s.open("mod.py", "x = 1  # noqa: VTL101\ny = (\n")
+        diags = await s.wait_diagnostics(uri, lambda d: {x.code for x in d} == {"VTL901", "VTL001"})
+        unused = next(d for d in diags if d.code == "VTL901")
+        assert list(unused.tags or []) == [types.DiagnosticTag.Unnecessary]
+        syntax = next(d for d in diags if d.code == "VTL001")
+        actions = await s.client.text_document_code_action_async(
+            types.CodeActionParams(types.TextDocumentIdentifier(uri), syntax.range, types.CodeActionContext([syntax]))
+        )
+        [noqa] = [a for a in actions if a.title.startswith("Suppress VTL001")]
+        [edit] = noqa.edit.changes[uri]
+        assert edit.new_text.endswith("  # noqa: VTL001")
+        assert edit.range.start.line == syntax.range.start.line
+
+
+async def test_editor_ignore_setting_drops_a_code(tmp_path: Path) -> None:
+    async with lsp_session(tmp_path, {"ignore": ["VTL001"]}) as s:
+        uri = s.open("mod.py", BROKEN)
+        assert await s.wait_diagnostics(uri) == []
+
+
+async def test_broken_pyproject_is_a_diagnostic_on_that_file_not_a_dead_server(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "p"\n\n[tool.vtlint]\nselect = "VTL"\n')
+    async with lsp_session(tmp_path) as s:
+        uri = s.open("mod.py", BROKEN)
+        config_uri = s.uri("pyproject.toml")
+        [problem] = await s.wait_diagnostics(config_uri)
+        assert problem.range.start.line == 4  # the `select = "VTL"` line
+        assert "select" in problem.message and problem.severity == types.DiagnosticSeverity.Error
+        assert [d.code for d in await s.wait_diagnostics(uri)] == ["VTL001"]  # linted with the defaults
+
+
+async def test_invalid_toml_points_at_its_line(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.vtlint]\nselect = [\"VTL\"\nignore = []\n")
+    async with lsp_session(tmp_path) as s:
+        s.open("mod.py", FIXED)
+        [problem] = await s.wait_diagnostics(s.uri("pyproject.toml"))
+        assert "invalid TOML" in problem.message and problem.range.start.line in (1, 2)
+
+
+async def test_a_ten_megabyte_file_hits_the_budget_and_the_server_stays_responsive(tmp_path: Path) -> None:
+    line = "value_{0} = compute(value_{0}, 1234567890)  # padding padding padding padding\n"
+    huge = "".join(line.format(i) for i in range(130_000))
+    assert len(huge) > 10_000_000
+    async with lsp_session(tmp_path) as s:
+        started = time.monotonic()
+        uri = s.open("huge.py", huge)
+        [diag] = await s.wait_diagnostics(uri, timeout=10)
+        assert "analysis budget" in diag.message and diag.severity == types.DiagnosticSeverity.Information
+        small = s.open("small.py", BROKEN)
+        assert [d.code for d in await s.wait_diagnostics(small)] == ["VTL001"]
+        assert time.monotonic() - started < 10
+
+
+async def test_runtime_confirmation_is_refused_in_an_untrusted_workspace(tmp_path: Path) -> None:
+    async with lsp_session(tmp_path) as s:
+        s.open("mod.py", FIXED)
+        answer = await s.command("vtlint.confirmAtRuntime")
+        assert answer["ok"] is False and "untrusted" in answer["text"]
+
+
+async def test_runtime_confirmation_without_a_harness_says_why(tmp_path: Path) -> None:
+    async with lsp_session(tmp_path, {"trusted": True}) as s:
+        uri = s.open("mod.py", FIXED)
+        await s.wait_diagnostics(uri)
+        status = await s.command("vtlint.serverStatus")
+        answer = await s.command("vtlint.confirmAtRuntime", uri)
+        assert answer["ok"] is False
+        expected = "no harness configured" if status["runtime_available"] else "runtime step is unavailable"
+        assert expected in answer["text"]
