@@ -1,0 +1,22 @@
+"""Decisions are tested against the snapshot shipped in the package, so the fast
+suite never builds one (that imports torch); torch-marked tests check the same
+decisions against the installed torch."""
+
+from __future__ import annotations
+
+import pytest
+
+from vtlint.analyzer import breaks
+from vtlint.rules.trace_rules import snapshot
+
+
+@pytest.fixture
+def shipped(monkeypatch: pytest.MonkeyPatch) -> snapshot.Snapshot:
+    path = snapshot.shipped_snapshots()[-1]
+    snap = snapshot.Snapshot(snapshot._read(path) or {}, "shipped", path)
+    monkeypatch.setattr(breaks, "_snapshot", lambda: snap)
+    breaks.registry.cache_clear()
+    breaks._tensor_methods.cache_clear()
+    yield snap
+    breaks.registry.cache_clear()
+    breaks._tensor_methods.cache_clear()

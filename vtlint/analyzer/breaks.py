@@ -1,0 +1,429 @@
+"""What Dynamo does when the traced code calls something outside the user's own code:
+put it in the graph, inline it, fold it to a constant, or break the graph (and with
+which registry id).
+
+Pure functions over the trace_rules snapshot of the installed torch
+(`vtlint.rules.trace_rules.snapshot`); this module never imports torch. The symbolic
+walk calls one `decide_*` per call, Tensor method, branch on a tensor and
+with-statement, and turns `graph-break` decisions into GRAPH_BREAK events.
+
+The special cases below are facts measured on torch 2.13 (each is checked against a
+real torch.compile run in tests/breaks); the general cases follow the snapshot."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from vtlint.config import DynamoSettings
+from vtlint.findings import Notification
+from vtlint.rules.trace_rules.snapshot import Snapshot, current
+
+GRAPH_NODE, INLINE, GRAPH_BREAK, CONSTANT, UNKNOWN = "graph-node", "inline", "graph-break", "constant", "unknown"
+
+# Gb_types of the registry this module decides (their ids come from the registry).
+SKIPPED = "Attempted to call function marked as skipped"
+DISABLED = "Skip calling `torch.compiler.disable()`d function"
+EXPLICIT_BREAK = "Call to `torch._dynamo.graph_break()`"
+SKIP_FRAME = "Call to `torch._dynamo.skip_frame()`"
+BUILTIN_OPERATOR = "Failed to trace builtin operator"
+LOGGER = "logging.Logger method not supported for non-export cases"
+DATA_DEPENDENT_BRANCH = "Data-dependent branching"
+ITEM = "Unsupported Tensor.item() call with capture_scalar_outputs=False"
+DATA_DEPENDENT_OP = "Data dependent operator"
+DYNAMIC_SHAPE_OP = "Dynamic shape operator"
+NUMPY_OFF = "Tensor.numpy() with trace_numpy=False"
+NUMPY_FN_OFF = "attempted to trace numpy function with config.trace_numpy=False"
+UNSUPPORTED_CTX = "Unsupported context manager"
+TENSOR_REPR = "repr() on tensor"
+
+
+@dataclass(frozen=True)
+class Decision:
+    action: str  # "graph-node" | "inline" | "graph-break" | "constant" | "unknown"
+    variable_tracker: str  # TorchInGraphFunctionVariable, UserFunctionVariable, SkipFunctionVariable, ...
+    gb_id: str | None = None
+    gb_type: str | None = None
+    reason: str = ""  # a short why, in Dynamo's words
+    confidence: str = "high"
+
+    @property
+    def breaks(self) -> bool:
+        return self.action == GRAPH_BREAK
+
+
+@dataclass(frozen=True)
+class GbEntry:
+    """One graph-break registry id."""
+
+    gb_id: str
+    gb_type: str
+    explanation: str
+    hints: tuple[str, ...] = ()
+    context: str = ""
+    aliases: tuple[str, ...] = ()  # older Gb_types torch still maps to this id
+
+
+@dataclass(frozen=True)
+class Registry:
+    """`graph_break_registry.json` of the snapshot's torch: GB id -> entry, and back by Gb_type."""
+
+    entries: dict[str, GbEntry]
+    by_type: dict[str, str] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __contains__(self, gb_id: object) -> bool:
+        return gb_id in self.entries
+
+    def get(self, gb_id: str) -> GbEntry | None:
+        return self.entries.get(gb_id)
+
+    def lookup(self, gb_type: str) -> GbEntry | None:
+        """The entry of a Gb_type, as torch maps it (current or historical spelling)."""
+        gb_id = self.by_type.get(gb_type)
+        return self.entries.get(gb_id) if gb_id else None
+
+    def id_of(self, gb_type: str) -> str | None:
+        return self.by_type.get(gb_type)
+
+
+def _registry_from(data: dict[str, Any]) -> Registry:
+    entries: dict[str, GbEntry] = {}
+    by_type: dict[str, str] = {}
+    for gb_id, raw in data.items():
+        entry = GbEntry(gb_id, raw["gb_type"], raw.get("explanation", ""), tuple(raw.get("hints", ())),
+                        raw.get("context", ""), tuple(raw.get("aliases", ())))
+        entries[gb_id] = entry
+        for name in entry.aliases:
+            by_type.setdefault(name, gb_id)
+    for entry in entries.values():  # current spellings win over historical ones
+        by_type[entry.gb_type] = entry.gb_id
+    return Registry(entries, by_type)
+
+
+@cache
+def registry() -> Registry:
+    return _registry_from(_snapshot().data["registry"])
+
+
+def _snapshot() -> Snapshot:
+    return current()
+
+
+def snapshot_notifications() -> list[Notification]:
+    """What the user should know about the snapshot in use (no torch, build failed)."""
+    return list(_snapshot().notifications)
+
+
+def _break(gb_type: str, vt: str, reason: str, confidence: str = "high") -> Decision:
+    return Decision(GRAPH_BREAK, vt, registry().id_of(gb_type), gb_type, reason, confidence)
+
+
+# ---------------------------------------------------------------- builtins
+
+# Builtins whose call Dynamo cannot trace: BuiltinVariable raises "Failed to trace
+# builtin operator" (measured: print, breakpoint, input, globals, str on a tensor).
+_BUILTINS_THAT_BREAK = frozenset({"print", "input", "breakpoint", "globals", "open", "exit", "quit", "help"})
+# Builtins of the language whose result is a Python constant for constant inputs.
+_CONSTANT_BUILTINS = frozenset({
+    "isinstance", "issubclass", "len", "type", "callable", "hasattr", "getattr", "id", "range",
+    "enumerate", "zip", "sorted", "reversed", "map", "filter", "any", "all", "min", "max", "sum",
+    "abs", "round", "int", "float", "bool", "str", "tuple", "list", "dict", "set", "frozenset",
+    "divmod", "pow", "chr", "ord", "hex", "oct", "bin", "format", "locals", "eval", "iter", "next",
+    "setattr", "delattr", "super", "object", "slice", "repr", "ascii", "hash", "vars", "dir",
+    "isinstance", "property", "staticmethod", "classmethod", "NotImplemented", "Ellipsis",
+})
+
+
+def decide_builtin(name: str, settings: DynamoSettings) -> Decision:
+    """A call of the builtin `name` (print, len, isinstance, ...) in traced code."""
+    name = name.removeprefix("builtins.")
+    if name in _BUILTINS_THAT_BREAK:
+        return _break(BUILTIN_OPERATOR, "BuiltinVariable",
+                      f"Dynamo does not know how to trace builtin operator `{name}`")
+    vt = _builtin_variable(name)
+    if name in _CONSTANT_BUILTINS or vt != "BuiltinVariable":
+        return Decision(CONSTANT if name in _CONSTANT_BUILTINS else INLINE, vt,
+                        reason=f"builtin `{name}` is traced by {vt}")
+    if name in _measured("builtins"):
+        return Decision(GRAPH_NODE, vt, reason=f"builtin `{name}` is traced by {vt}", confidence="medium")
+    return Decision(UNKNOWN, "BuiltinVariable", reason=f"`{name}` is not a builtin Dynamo knows", confidence="low")
+
+
+def _builtin_variable(name: str) -> str:
+    answer = _callables().get("builtins", {}).get("names", {}).get(name)
+    return answer[0] if answer else "BuiltinVariable"
+
+
+def _measured(module: str) -> set[str]:
+    table = _callables().get(module, {})
+    return set(table.get("known", "").split())
+
+
+# ---------------------------------------------------------------- functions
+
+# Functions with their own handler in SkipFunctionVariable.call_function (measured).
+_EXPLICIT = {
+    "torch._dynamo.graph_break": (EXPLICIT_BREAK, "User-inserted graph break"),
+    "torch._dynamo.skip_frame": (SKIP_FRAME, "User-inserted skip frame: the whole frame runs eagerly"),
+    "pdb.set_trace": (SKIPPED, "pdb is an interactive debugger: Dynamo runs it eagerly"),
+}
+_DISABLE_DECORATORS = frozenset({
+    "torch.compiler.disable", "torch._dynamo.disable", "torch._dynamo.eval_frame.disable",
+    "torch._disable_dynamo",
+})
+_INLINE_VTS = frozenset({"UserFunctionVariable", "PolyfilledFunctionVariable", "NestedUserFunctionVariable",
+                         "LocalGeneratorFunctionVariable"})
+
+
+def is_disabled_decorator(qualname: str) -> bool:
+    """`@torch.compiler.disable` / `@torch._dynamo.disable`: calls to the decorated
+    function break the graph (GB0098) and the function itself runs eagerly."""
+    return qualname.split("(")[0] in _DISABLE_DECORATORS
+
+
+def decide_disabled_call(qualname: str) -> Decision:
+    """A call to a function decorated with `torch.compiler.disable`."""
+    return _break(DISABLED, "SkipFunctionVariable",
+                  f"`{qualname}` was wrapped with `torch.compiler.disable`: Dynamo skips calling it")
+
+
+def decide_function(qualname: str, settings: DynamoSettings, *, defined_in: str | None = None) -> Decision:
+    """A call of the library function `qualname` (dotted, resolved through imports:
+    `torch.nn.functional.relu`, `time.time`, `numpy.sin`, `logging.Logger.info`).
+    `defined_in` is the module (or file) the function is defined in when it differs
+    from the qualified name's module (a re-export)."""
+    qualname = qualname.strip()
+    if "." not in qualname or qualname.startswith("builtins."):
+        return decide_builtin(qualname, settings)
+    if qualname in _EXPLICIT:
+        gb_type, why = _EXPLICIT[qualname]
+        return _break(gb_type, "SkipFunctionVariable", why)
+    rule = _snapshot().data["torch_functions"].get(qualname)
+    if rule is not None:
+        return _from_variable_tracker(qualname, rule, "trace_rules names it", settings)
+    measured = _measured_callable(qualname)
+    if measured is not None:
+        vt, why, exact = measured
+        decision = _from_variable_tracker(qualname, vt, why, settings)
+        return decision if exact else _lower(decision, "medium")
+    module = _module_of(defined_in) if defined_in else qualname.rpartition(".")[0]
+    return _from_file_rules(qualname, module)
+
+
+def _lower(decision: Decision, confidence: str) -> Decision:
+    order = {"high": 2, "medium": 1, "low": 0}
+    if order[confidence] < order[decision.confidence]:
+        return Decision(decision.action, decision.variable_tracker, decision.gb_id, decision.gb_type,
+                        decision.reason, confidence)
+    return decision
+
+
+def _from_variable_tracker(qualname: str, vt: str, why: str, settings: DynamoSettings) -> Decision:
+    if vt == "SkipFunctionVariable":
+        return _break(SKIPPED, vt, f"`{qualname}` is marked as skipped: {why}")
+    if vt == "LoggingLoggerVariable":
+        return _break(LOGGER, vt, f"`{qualname}` is a logging.Logger method")
+    if vt == "NumpyVariable":
+        if settings.trace_numpy:
+            return Decision(GRAPH_NODE, vt, reason=f"`{qualname}` is traced as torch ops (trace_numpy)")
+        return _break(NUMPY_FN_OFF, vt, f"`{qualname}` is a numpy function and trace_numpy is False")
+    if vt == "TorchInGraphFunctionVariable":
+        return Decision(GRAPH_NODE, vt, reason=f"`{qualname}` goes into the graph")
+    if vt in _INLINE_VTS:
+        return Decision(INLINE, vt, reason=f"Dynamo inlines `{qualname}` ({why})")
+    if vt == "UserDefinedClassVariable":
+        if why.startswith("class in a skipped file"):
+            return _break(SKIPPED, vt, f"`{qualname}` is a class in a skipped file: {why.partition(': ')[2]}",
+                          confidence="medium")
+        return Decision(INLINE, vt, reason=f"constructing `{qualname}` inlines its __init__", confidence="medium")
+    # BuiltinVariable and the specialised trackers (InspectSignatureVariable, ...)
+    return Decision(GRAPH_NODE if "Builtin" in vt else CONSTANT, vt, reason=f"`{qualname}` is handled by {vt}",
+                    confidence="medium" if "Builtin" not in vt else "high")
+
+
+def _callables() -> dict[str, Any]:
+    return _snapshot().data.get("callables", {})
+
+
+def _measured_callable(qualname: str) -> tuple[str, str, bool] | None:
+    """(VariableTracker, reason, exact) from the measured modules: an exact name, or
+    the module's most common answer for a name the build did not see."""
+    table = _callables()
+    module, _, name = qualname.rpartition(".")
+    while module:
+        if module in table:
+            answers = table[module]
+            if name in answers["names"]:
+                vt, why = answers["names"][name]
+                return vt, why, True
+            if name in answers.get("known", "").split():
+                vt, why = answers["default"]
+                return vt, why, True
+            if "." in name:  # Class.method of a measured class: decided by the file rules
+                return None
+            vt, why = answers["default"]
+            return vt, why, False
+        module, _, head = module.rpartition(".")
+        name = f"{head}.{name}"
+    return None
+
+
+def _module_of(defined_in: str) -> str:
+    """A module name from a dotted name or a file path (relative to its library root)."""
+    if "/" not in defined_in and "\\" not in defined_in and not defined_in.endswith(".py"):
+        return defined_in
+    path = defined_in.replace("\\", "/")
+    for root in ("site-packages/", "dist-packages/"):
+        if root in path:
+            path = path.rsplit(root, 1)[1]
+            break
+    return path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+
+def _under(path: str, prefixes: list[str]) -> str | None:
+    """check_file compares file paths with `startswith`, module dirs without a slash."""
+    return next((p for p in prefixes if path.startswith(p)), None)
+
+
+def _from_file_rules(qualname: str, module: str) -> Decision:
+    """`check_file` for a Python function defined in `module` (is_inlined_call=True)."""
+    mods = _snapshot().data["modules"]
+    path = module.replace(".", "/")
+    top = module.split(".")[0]
+    as_paths = lambda names: [n.replace(".", "/") for n in names]  # noqa: E731
+    hit = _under(path, as_paths(mods["force_skip"]))
+    if hit:
+        return _break(SKIPPED, "SkipFunctionVariable", f"file is force-skipped ({hit}.py)")
+    hit = _under(path, as_paths(mods["legacy_mod_inlinelist"]))
+    if hit:
+        return Decision(INLINE, "UserFunctionVariable", reason=f"file matches LEGACY_MOD_INLINELIST ({hit})")
+    hit = _under(path, as_paths(mods["mod_inlinelist"]))
+    if hit:
+        return Decision(INLINE, "UserFunctionVariable", reason=f"file matches MOD_INLINELIST ({hit})")
+    if top in mods["builtin_inline_when_called"]:
+        return Decision(INLINE, "UserFunctionVariable", reason=f"file matches BUILTIN_INLINE_WHEN_CALLED ({top})")
+    if top == "unittest" and mods.get("unittest_skipped", True):
+        return _break(SKIPPED, "SkipFunctionVariable", "file is in unittest directory")
+    if top in mods["builtin_skiplist"] or top in mods["thirdparty_skiplist"]:
+        return _break(SKIPPED, "SkipFunctionVariable", f"file is under skip directory ({top})")
+    hit = _under(path, as_paths(mods["mod_skiplist"]))
+    if hit:
+        return _break(SKIPPED, "SkipFunctionVariable", f"file matches MOD_SKIPLIST ({hit})")
+    if top in mods["c_modules"]:
+        return _break(SKIPPED, "SkipFunctionVariable",
+                      f"cannot determine source file for {top} (likely a C extension or builtin)")
+    return Decision(INLINE, "UserFunctionVariable", reason="inlined by default", confidence="medium")
+
+
+# ---------------------------------------------------------------- Tensor methods
+
+# TensorVariable.call_method handlers that break (measured on torch 2.13).
+_DYNAMIC_SHAPE_METHODS = frozenset({"nonzero", "unique", "masked_select", "unique_consecutive", "repeat_interleave"})
+_UNSUPPORTED_METHODS = {
+    "backward": "Unsupported Tensor.backward() call",
+    "resize_": "Unsupported Tensor.resize_() call",
+    "resize_as_": "Unsupported Tensor.resize_as_() call",
+    "set_": "Unsupported Tensor.set_() call",
+    "share_memory_": "Unsupported Tensor.share_memory_() call",
+    "sparse_resize_": "Unsupported Tensor.sparse_resize_() call",
+    "sparse_resize_and_clear_": "Unsupported Tensor.sparse_resize_and_clear_() call",
+    "__repr__": TENSOR_REPR,
+}
+
+
+def decide_tensor_method(name: str, settings: DynamoSettings) -> Decision:
+    """`tensor.<name>(...)` in traced code."""
+    vt = "TensorVariable"
+    if name == "item":
+        if settings.capture_scalar_outputs:
+            return Decision(GRAPH_NODE, vt, reason="capture_scalar_outputs: .item() becomes an unbacked SymInt/SymFloat")
+        return _break(ITEM, vt, "`Tensor.item()` with config.capture_scalar_outputs=False")
+    if name == "tolist":
+        if settings.capture_scalar_outputs:
+            return Decision(GRAPH_NODE, vt, reason="capture_scalar_outputs: .tolist() of an integer tensor is traced",
+                            confidence="medium")
+        return _break(DATA_DEPENDENT_OP, vt,
+                      "`Tensor.tolist()` reads the tensor's values (aten._local_scalar_dense); a float tensor "
+                      "breaks with 'Tensor.tolist() with non-integer tensor'", confidence="medium")
+    if name == "numpy":
+        if settings.trace_numpy:
+            return Decision(GRAPH_NODE, "NumpyNdarrayVariable", reason="trace_numpy: the ndarray is traced as a tensor")
+        return _break(NUMPY_OFF, vt, "`Tensor.numpy()` with config.trace_numpy=False")
+    if name in _DYNAMIC_SHAPE_METHODS and not settings.capture_dynamic_output_shape_ops:
+        return _break(DYNAMIC_SHAPE_OP, vt, f"`Tensor.{name}()`'s output shape depends on the tensor's data "
+                      "(capture_dynamic_output_shape_ops=False)")
+    if name in _UNSUPPORTED_METHODS:
+        return _break(_UNSUPPORTED_METHODS[name], vt, f"Dynamo does not trace `Tensor.{name}()`")
+    if name in _tensor_methods():
+        return Decision(GRAPH_NODE, vt, reason=f"`Tensor.{name}` goes into the graph")
+    return Decision(UNKNOWN, vt, reason=f"`{name}` is not a torch.Tensor method", confidence="low")
+
+
+@cache
+def _tensor_methods() -> frozenset[str]:
+    return frozenset(_snapshot().data["tensor_methods"])
+
+
+# ---------------------------------------------------------------- control flow
+
+_BRANCHES = frozenset({"if", "while", "ternary", "and", "or", "not-if"})
+
+
+def decide_branch(construct: str, settings: DynamoSettings) -> Decision:
+    """A jump on a tensor's value: `if t:`, `while t:`, `a if t else b`, `t and u`,
+    `t or u`, `assert t`. Dynamo cannot know the value while tracing, except for
+    `assert`, which it turns into `torch._assert_async` (no break, measured)."""
+    if construct == "assert":
+        return Decision(GRAPH_NODE, "TensorVariable",
+                        reason="`assert` on a tensor is traced as torch._assert_async")
+    if construct not in _BRANCHES:
+        return Decision(UNKNOWN, "TensorVariable", reason=f"unknown construct {construct!r}", confidence="low")
+    return _break(DATA_DEPENDENT_BRANCH, "TensorVariable",
+                  "Detected data-dependent branching: the condition depends on a tensor's value")
+
+
+# ---------------------------------------------------------------- with-statements
+
+# Context managers Dynamo enters (measured); torch ones come from the snapshot
+# (TorchCtxManagerClassVariable and kin).
+_SUPPORTED_CTX = frozenset({
+    "contextlib.nullcontext", "contextlib.suppress", "warnings.catch_warnings",
+    "torch.profiler.record_function", "torch.autograd.profiler.record_function",
+    "torch.profiler.profile", "torch.autograd.profiler.profile",
+})
+_UNSUPPORTED_CTX = {
+    "open": "open() is a builtin Dynamo does not trace: the with-block cannot be resumed, "
+            "so Dynamo skips the whole frame",
+    "builtins.open": "open() is a builtin Dynamo does not trace",
+    "io.open": "open() is a builtin Dynamo does not trace",
+    "threading.Lock": "Dynamo does not know how to enter a `_thread.lock` context manager",
+    "threading.RLock": "Dynamo does not know how to enter a `_thread.RLock` context manager",
+}
+
+
+def decide_context_manager(qualname: str, settings: DynamoSettings) -> Decision:
+    """`with <qualname>(...):` in traced code (a library context manager; the user's
+    own generator-based context managers are inlined by the walk)."""
+    if qualname in _UNSUPPORTED_CTX:
+        gb_type = BUILTIN_OPERATOR if "open" in qualname else UNSUPPORTED_CTX
+        return _break(gb_type, "BuiltinVariable" if "open" in qualname else "UserDefinedObjectVariable",
+                      _UNSUPPORTED_CTX[qualname])
+    if qualname in _SUPPORTED_CTX:
+        return Decision(GRAPH_NODE, "ContextWrappingVariable", reason=f"Dynamo enters `{qualname}`")
+    rule = _snapshot().data["torch_functions"].get(qualname)
+    if rule is not None:
+        if "Ctx" in rule or "ContextWrapping" in rule or rule == "TorchInGraphFunctionVariable":
+            return Decision(GRAPH_NODE, rule, reason=f"Dynamo enters `{qualname}` ({rule})")
+        return _from_variable_tracker(qualname, rule, "trace_rules names it", settings)
+    if qualname.startswith("torch."):
+        return Decision(GRAPH_NODE, "TorchCtxManagerClassVariable", reason=f"a torch context manager `{qualname}`",
+                        confidence="medium")
+    decision = decide_function(qualname, settings)
+    if decision.breaks:
+        return decision
+    return Decision(INLINE, "GenericContextWrappingVariable",
+                    reason=f"Dynamo inlines `{qualname}`'s __enter__ and __exit__", confidence="low")

@@ -1,0 +1,250 @@
+"""Build the trace_rules snapshot from the installed torch.
+
+Run as `python -m vtlint.rules.trace_rules.build [OUT.json]` (vtlint runs it in a
+subprocess: it imports torch, which the static hot path never does). It writes what
+the static pass needs to mirror `torch/_dynamo/trace_rules.py` as data:
+
+- `torch_functions`: qualified torch names -> VariableTracker class (manual rules,
+  in-graph functions: `torch_name_rule_map`);
+- `modules`: MOD_SKIPLIST, MOD_INLINELIST, LEGACY_MOD_INLINELIST, BUILTIN_SKIPLIST,
+  THIRDPARTY_SKIPLIST, the files `check_file` force-skips or inlines when called,
+  as dotted module names, plus the standard-library modules without a Python file;
+- `callables`: what Dynamo wraps common library callables as (`time.time`,
+  `math.sqrt`, `numpy.*`, ...), measured by asking trace_rules about the real objects
+  in the order VariableBuilder does;
+- `tensor_methods`: the names of torch.Tensor methods;
+- `registry`: `graph_break_registry.json` (GB id -> Gb_type, explanation, hints).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import inspect
+import json
+import logging
+import re
+import sys
+import types
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+from vtlint.rules.trace_rules.snapshot import SCHEMA
+
+# Modules whose public callables are worth measuring: what users call in forward().
+STDLIB_MODULES = (
+    "abc", "array", "base64", "bisect", "builtins", "cmath", "collections", "contextlib", "copy",
+    "csv", "dataclasses", "datetime", "enum", "functools", "gc", "glob", "hashlib", "heapq",
+    "inspect", "io", "itertools", "json", "logging", "math", "numbers", "operator", "os",
+    "os.path", "pathlib", "pdb", "pickle", "platform", "pprint", "queue", "random", "re",
+    "shutil", "socket", "statistics", "string", "struct", "subprocess", "sys", "tempfile",
+    "textwrap", "threading", "time", "traceback", "types", "typing", "uuid", "warnings",
+    "weakref", "zlib",
+)
+THIRDPARTY_MODULES = (
+    "numpy", "numpy.linalg", "numpy.random", "numpy.fft", "scipy", "scipy.special",
+    "scipy.linalg", "scipy.signal", "scipy.stats", "tqdm", "einops", "pandas",
+)
+# Logger methods Dynamo special-cases (LoggingLoggerVariable).
+LOGGER_METHODS = ("debug", "info", "warning", "warn", "error", "exception", "critical", "log")
+
+
+def _class_name(rule: Any) -> str | None:
+    return rule.__name__ if isinstance(rule, type) else None
+
+
+def torch_functions() -> dict[str, str]:
+    """`torch_name_rule_map`: qualified name -> VariableTracker class name."""
+    from torch._dynamo import trace_rules
+
+    out: dict[str, str] = {}
+    for table in trace_rules.torch_name_rule_map:
+        for name, rule in table.items():
+            if ".py#" in name:  # file-based rules for resume frames: not callable by name
+                continue
+            out[name.replace("#", ".")] = rule.__name__
+    return dict(sorted(out.items()))
+
+
+def _dotted(paths: Any) -> list[str]:
+    return sorted(str(p) for p in paths)
+
+
+def module_lists() -> dict[str, Any]:
+    """The skip/inline lists of `check_file` as dotted module names."""
+    from torch._dynamo import trace_rules
+
+    def names(mods: Any) -> list[str]:
+        return sorted(m if isinstance(m, str) else m.__name__ for m in mods)
+
+    force_skip = []
+    torch_dir = trace_rules._module_dir(__import__("torch")) or ""
+    for f in trace_rules.FORCE_SKIP_FILES:
+        rel = f[len(torch_dir):] if f.startswith(torch_dir) else f
+        force_skip.append("torch." + rel.removesuffix(".py").replace("/", "."))
+    inline_when_called = []
+    for mod in trace_rules.BUILTIN_SKIPLIST:
+        if trace_rules._module_dir(mod) in trace_rules.BUILTIN_INLINE_WHEN_CALLED:
+            inline_when_called.append(mod.__name__)
+    return {
+        "mod_skiplist": _dotted(trace_rules.MOD_SKIPLIST),
+        "mod_inlinelist": _dotted(trace_rules.MOD_INLINELIST),
+        "legacy_mod_inlinelist": _dotted(trace_rules.LEGACY_MOD_INLINELIST),
+        "builtin_skiplist": names(trace_rules.BUILTIN_SKIPLIST),
+        "builtin_inline_when_called": sorted(inline_when_called),
+        "thirdparty_skiplist": sorted(trace_rules.THIRDPARTY_SKIPLIST),
+        "force_skip": sorted(force_skip),
+        "unittest_skipped": not __import__("torch")._dynamo.config.enable_trace_unittest,
+        "c_modules": c_modules(),
+    }
+
+
+def c_modules() -> list[str]:
+    """Standard-library modules without a Python source file: every function in them
+    is a C function, which `check_file(None)` skips."""
+    found = set(sys.builtin_module_names)
+    for name in sorted(getattr(sys, "stdlib_module_names", ())):
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue
+        if spec is not None and spec.origin and not spec.origin.endswith(".py") and spec.origin != "frozen":
+            found.add(name)
+    return sorted(found)
+
+
+def classify(obj: Any) -> tuple[str, str]:
+    """(VariableTracker class, reason) for a callable met while tracing, checked in
+    VariableBuilder's order for a global callable."""
+    from torch._dynamo import trace_rules
+    from torch._dynamo.variables.misc import DebuggingVariable
+
+    if DebuggingVariable.is_reorderable_logging_function(obj):
+        return "DebuggingVariable", "reorderable logging function"
+    if trace_rules.is_numpy(obj):
+        return "NumpyVariable", "numpy function traced as torch ops (trace_numpy)"
+    rule = trace_rules.lookup_callable(obj)
+    if rule is not None:
+        return rule.__name__, "lookup_callable"
+    if inspect.isclass(obj):
+        try:
+            where = trace_rules.check_file(inspect.getfile(obj), is_inlined_call=True)
+        except TypeError:  # a C type: its methods cannot be traced into
+            return "UserDefinedClassVariable", "C type"
+        return "UserDefinedClassVariable", ("class in a skipped file: " if where.skipped else "class: ") + (where.reason or "")
+    reasons: set[str] = set()
+    rule = trace_rules.lookup_inner(obj, reasons=reasons)
+    name = _class_name(rule) or "SkipFunctionVariable"
+    if name == "SkipFunctionVariable":
+        return name, trace_rules.get_skip_reason(obj)
+    return name, reasons.pop() if reasons else ""
+
+
+_PATH = re.compile(r"/[^\s()]*?/(?:site-packages|dist-packages|lib/python\d+\.\d+)/")
+
+
+def _portable(reason: str) -> str:
+    """Reasons name files; keep them relative to their library root, so the snapshot
+    says `random.py`, not where this machine installed Python."""
+    return _PATH.sub("", reason)
+
+
+def _public_callables(module: types.ModuleType) -> dict[str, Any]:
+    found = {}
+    for name, value in vars(module).items():
+        if name.startswith("_") or not callable(value) or isinstance(value, types.ModuleType):
+            continue
+        found[name] = value
+    return found
+
+
+def measure_callables(modules: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+    """module -> {"default": [vt, reason], "names": {name: [vt, reason]}} with the most
+    common answer as the default, to keep the snapshot small."""
+    out: dict[str, dict[str, Any]] = {}
+    for modname in modules:
+        try:
+            module = importlib.import_module(modname)
+        except Exception:  # not installed, or broken: nothing to measure
+            continue
+        answers = {}
+        for name, value in sorted(_public_callables(module).items()):
+            vt, why = classify(value)
+            answers[name] = [vt, _portable(why)]
+        if modname == "logging":
+            for method in LOGGER_METHODS:
+                answers[f"Logger.{method}"] = ["LoggingLoggerVariable", "logging.Logger method"]
+        out[modname] = _compress(answers)
+    return out
+
+
+def _compress(answers: dict[str, list[str]]) -> dict[str, Any]:
+    counts: dict[tuple[str, str], int] = {}
+    for vt, reason in answers.values():
+        counts[(vt, reason)] = counts.get((vt, reason), 0) + 1
+    default = max(counts, key=lambda k: counts[k]) if counts else ("UserFunctionVariable", "inlined by default")
+    names = {n: a for n, a in answers.items() if tuple(a) != default}
+    # every measured name, space-separated (small): a name the build never saw is a guess
+    return {"default": list(default), "names": names, "known": " ".join(sorted(answers))}
+
+
+def tensor_methods() -> list[str]:
+    import torch
+
+    return sorted(n for n in dir(torch.Tensor) if not n.startswith("__") or n in ("__contains__",))
+
+
+def registry() -> dict[str, Any]:
+    """The graph-break registry: for each id its latest concrete entry, and every
+    Gb_type it was known by (torch maps any of them to the id)."""
+    import torch._dynamo
+
+    path = Path(torch._dynamo.__file__).parent / "graph_break_registry.json"
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    out: dict[str, Any] = {}
+    for gb_id, versions in sorted(raw.items()):
+        concrete = [v for v in versions if not v["Gb_type"].startswith("_")] or versions
+        latest = concrete[-1]
+        explanation = next((v["Explanation"] for v in reversed(concrete) if not v["Explanation"].startswith("_")), "")
+        hints = next((v["Hints"] for v in reversed(concrete) if v["Hints"]), [])
+        out[gb_id] = {
+            "gb_type": latest["Gb_type"],
+            "explanation": explanation,
+            "hints": hints,
+            "context": latest.get("Context", ""),
+            "aliases": sorted({v["Gb_type"] for v in versions} - {latest["Gb_type"]}),
+        }
+    return out
+
+
+def build() -> dict[str, Any]:
+    logging.disable(logging.WARNING)  # importing numpy/scipy under torch can be chatty
+    import torch  # noqa: F401  (the snapshot describes this torch)
+
+    return {
+        "schema": SCHEMA,
+        "torch_version": metadata.version("torch"),
+        "python": ".".join(map(str, sys.version_info[:2])),
+        "torch_functions": torch_functions(),
+        "modules": module_lists(),
+        "callables": measure_callables(STDLIB_MODULES + THIRDPARTY_MODULES),
+        "tensor_methods": tensor_methods(),
+        "registry": registry(),
+    }
+
+
+def main(argv: list[str]) -> int:
+    data = build()
+    text = json.dumps(data, indent=None, separators=(",", ":"), sort_keys=True)
+    if len(argv) > 1:
+        from vtlint.report.output import write_atomic
+
+        write_atomic(Path(argv[1]), text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,154 @@
+"""The trace_rules snapshot: what `torch/_dynamo/trace_rules.py` and the graph-break
+registry of the installed torch say, as JSON.
+
+Built once per torch version by `python -m vtlint.rules.trace_rules.build` in a
+subprocess (it imports torch), cached in the user cache folder, and loaded here in
+milliseconds without importing torch. Without torch, or when the build fails, the
+snapshot shipped in the package is used and a Notification says so."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+from vtlint.findings import Level, Notification
+
+SCHEMA = 2  # bump when the snapshot format or the measurements change
+SHIPPED_DIR = Path(__file__).parent / "snapshots"
+BUILD_TIMEOUT_S = 300.0
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    data: dict[str, Any]
+    origin: str  # "cache" | "built" | "shipped"
+    path: Path
+    notifications: tuple[Notification, ...] = field(default=())
+
+    @property
+    def torch_version(self) -> str:
+        return str(self.data["torch_version"])
+
+
+def installed_torch_version() -> str | None:
+    """From the package metadata: importing torch takes seconds."""
+    try:
+        return metadata.version("torch")
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def cache_path(torch_version: str) -> Path:
+    root = Path(os.environ.get("VTLINT_CACHE_DIR") or platformdirs.user_cache_dir("vtlint"))
+    return root / "trace_rules" / f"torch-{torch_version}.json"
+
+
+def shipped_snapshots() -> list[Path]:
+    return sorted(SHIPPED_DIR.glob("torch-*.json"), key=lambda p: _version_key(p.stem.removeprefix("torch-")))
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    parts = []
+    for piece in version.split("+")[0].split("."):
+        digits = "".join(ch for ch in piece if ch.isdigit())
+        parts.append(int(digits) if digits else 0)
+    return tuple(parts)
+
+
+def _read(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and data.get("schema") == SCHEMA else None
+
+
+def build(torch_version: str, timeout: float = BUILD_TIMEOUT_S) -> tuple[Path | None, str]:
+    """Run the build script with this interpreter; (cache file, "") or (None, why)."""
+    target = cache_path(torch_version)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "vtlint.rules.trace_rules.build", str(target)],
+            capture_output=True, text=True, timeout=timeout, check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return None, f"building the trace_rules snapshot timed out after {timeout:.0f} s"
+    except OSError as exc:
+        return None, f"cannot run the trace_rules snapshot build: {exc.strerror}"
+    if proc.returncode != 0:
+        last = (proc.stderr.strip().splitlines() or ["no output"])[-1]
+        return None, f"building the trace_rules snapshot failed: {last}"
+    return target, ""
+
+
+def _shipped(notes: list[Notification]) -> Snapshot:
+    candidates = shipped_snapshots()
+    if not candidates:
+        raise RuntimeError("vtlint is installed without its shipped trace_rules snapshot")
+    path = candidates[-1]
+    data = _read(path)
+    if data is None:
+        raise RuntimeError(f"the shipped trace_rules snapshot {path.name} is unreadable")
+    return Snapshot(data, "shipped", path, tuple(notes))
+
+
+def load(*, allow_build: bool = True) -> Snapshot:
+    """The snapshot for the installed torch: cached, else built (once per torch
+    version, in a subprocess), else the shipped one with a Notification."""
+    version = installed_torch_version()
+    if version is None:
+        return _shipped([Notification(
+            "config",
+            "torch is not installed: graph-break predictions follow the trace_rules snapshot shipped "
+            f"with vtlint (torch {_shipped_version()}); install torch to follow your own.",
+            Level.WARNING,
+        )])
+    cached = cache_path(version)
+    data = _read(cached)
+    if data is not None and data.get("torch_version") == version:
+        return Snapshot(data, "cache", cached)
+    why = "not built yet (run `vtlint rules --refresh`)"
+    if allow_build:
+        built, why = build(version)
+        data = _read(built) if built else None
+        if data is not None:
+            return Snapshot(data, "built", built)  # type: ignore[arg-type]
+    return _shipped([Notification(
+        "config",
+        f"trace_rules snapshot for torch {version} unavailable ({why}); graph-break predictions follow "
+        f"the snapshot shipped with vtlint (torch {_shipped_version()}).",
+        Level.WARNING,
+    )])
+
+
+def _shipped_version() -> str:
+    candidates = shipped_snapshots()
+    return candidates[-1].stem.removeprefix("torch-") if candidates else "none"
+
+
+@cache
+def current() -> Snapshot:
+    """The snapshot of this process (loaded once)."""
+    return load(allow_build=os.environ.get("VTLINT_NO_SNAPSHOT_BUILD") != "1")
+
+
+def refresh() -> Snapshot:
+    """Rebuild the snapshot for the installed torch (`vtlint rules --refresh`)."""
+    version = installed_torch_version()
+    if version is None:
+        raise RuntimeError("torch is not installed: nothing to build the trace_rules snapshot from")
+    built, why = build(version)
+    if built is None:
+        raise RuntimeError(why)
+    current.cache_clear()
+    return current()
