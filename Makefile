@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 TORCH  ?= torch==2.13.0
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test test-fast e2e bench clean
+.PHONY: install demo test test-fast e2e vsix vscode-test bench-editor bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,6 +26,23 @@ test: $(STAMP)
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -m 'not torch'
+
+# The VS Code extension: its packaged .vsix (vscode/dist/vtlint.vsix) and its unit tests.
+vsix:
+	cd vscode && npm ci --no-audit --no-fund && npm run -s typecheck && npm run -s package
+
+vscode-test:
+	cd vscode && npm ci --no-audit --no-fund && npm test
+
+# The extension in a real VS Code workbench (code-server + headless chromium): opens
+# examples/seed.py, checks the Problems panel and the hover, writes artifacts/e2e/.
+# Downloads ~1.4 GB on first use (cached in $$E2E_CACHE); not part of `make test`.
+e2e: $(STAMP)
+	VTLINT_PYTHON=$(abspath $(BIN))/python vscode/e2e/run.sh
+
+# Save-to-diagnostics latency of the language server on a 2,000-line file.
+bench-editor: $(STAMP)
+	$(BIN)/python benchmarks/editor_latency/bench.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache
