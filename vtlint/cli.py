@@ -11,7 +11,7 @@ import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
@@ -25,6 +25,9 @@ from vtlint.report.json_format import render_json
 from vtlint.report.output import write_atomic
 from vtlint.report.text import render, statistics, visible
 from vtlint.rules.registry import all_rules, get_rule, unknown_selectors
+
+if TYPE_CHECKING:
+    from vtlint.report.shard import Shard
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 FORMATS = ("text", "json", "sarif", "github")
@@ -75,15 +78,15 @@ def _apply_overrides(config: Config, **opts: Any) -> Config:
     return config.with_(**changes) if changes else config
 
 
-def _render(result: CheckResult, fmt: str, show_notes: bool) -> str:
+def _render(result: CheckResult, fmt: str, show_notes: bool, root: Path | None = None, **sarif: Any) -> str:
     if fmt == "json":
         return render_json(result)
     if fmt == "github":
-        return render_github(result, show_notes)
+        return render_github(result, show_notes, root=root)
     if fmt == "sarif":
         from vtlint.report.sarif import render_sarif
 
-        return render_sarif(result)
+        return render_sarif(result, root=root, **sarif)
     raise AssertionError(fmt)
 
 
@@ -138,6 +141,10 @@ def main() -> None:
 @click.option("--no-cache", is_flag=True, help="Do not read or write the analysis cache.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False), help="Use this pyproject.toml instead of the nearest one.")
+@click.option("--shard", metavar="K/N", help="Analyze only the K-th of N disjoint slices of the files (CI matrices; combine with `vtlint merge`).")
+@click.option("--baseline", type=click.Path(path_type=Path, dir_okay=False), help="Report only findings not in this SARIF baseline.")
+@click.option("--write-baseline", type=click.Path(path_type=Path, dir_okay=False), help="Write every finding of this run as a SARIF baseline to FILE.")
+@click.option("--sarif-category", default="vtlint", show_default=True, help="GitHub code scanning category (runAutomationDetails.id) of --format sarif.")
 def check(paths: tuple[Path, ...], fmt: str, output: Path | None, config_file: Path | None, jobs: int, no_cache: bool,
           color: str, quiet: bool, exit_zero: bool, show_statistics: bool, show_notes: bool, **opts: Any) -> None:
     """Analyze PATHS (default: the current folder) and report findings."""
@@ -156,14 +163,16 @@ def _check(paths: list[Path], fmt: str, output: Path | None, config_file: Path |
     unknown = unknown_selectors([*config.select, *config.extend_select, *config.ignore])
     if unknown:
         raise UsageFault(f"unknown rule selector(s): {', '.join(unknown)} (see `vtlint rules`)")
+    shard = _parse_shard(opts["shard"])
     err = _console(color, sys.stderr)
     advance, stop = _progress(sys.stderr.isatty() and not quiet and fmt == "text" and output is None)
     try:
-        result = run_check(paths, config, jobs=jobs or os.cpu_count() or 1, use_cache=not no_cache, progress=advance)
+        result = _run(paths, config, shard, jobs=jobs or os.cpu_count() or 1, use_cache=not no_cache, progress=advance)
     except Exception as exc:  # an internal fault: a short message, the traceback only on request
         stop()
         return _internal_error(exc)
     stop()
+    prints = _baselines(result, config, opts)
     for missing in result.missing:
         err.print(f"[bold red]error[/]: {missing}: no such file or directory")
     if not quiet:
@@ -181,7 +190,8 @@ def _check(paths: list[Path], fmt: str, output: Path | None, config_file: Path |
         if show_statistics:
             statistics(result, out, show_notes)
     else:
-        text = _render(result, fmt, show_notes) if fmt != "text" else _plain_text(result, show_notes)
+        sarif = {"category": opts["sarif_category"], "prints": prints}
+        text = _render(result, fmt, show_notes, config.root, **sarif) if fmt != "text" else _plain_text(result, show_notes)
         if output is None:
             sys.stdout.write(text)
         else:
@@ -192,6 +202,44 @@ def _check(paths: list[Path], fmt: str, output: Path | None, config_file: Path |
     if result.missing:
         return EXIT_ERROR
     return EXIT_OK if exit_zero else exit_code(result, config.fail_level)
+
+
+def _parse_shard(text: str | None) -> Shard | None:
+    from vtlint.report.shard import Shard
+
+    try:
+        return None if text is None else Shard.parse(text)
+    except ValueError as exc:
+        raise UsageFault(f"--shard: {exc}") from None
+
+
+def _run(paths: list[Path], config: Config, shard: Shard | None, **options: Any) -> CheckResult:
+    if shard is None:
+        return run_check(paths, config, **options)
+    from vtlint.report.shard import run_shard
+
+    return run_shard(paths, config, shard, **options)
+
+
+def _baselines(result: CheckResult, config: Config, opts: dict[str, Any]) -> list[str] | None:
+    """--write-baseline writes every finding; --baseline then keeps the new ones and
+    returns their fingerprints, numbered as in the baseline."""
+    if opts["write_baseline"] is None and opts["baseline"] is None:
+        return None
+    from vtlint.report.baseline import BaselineError, apply_baseline
+    from vtlint.report.sarif import render_sarif
+
+    if opts["write_baseline"] is not None:
+        try:
+            write_atomic(opts["write_baseline"], render_sarif(result, root=config.root, category=opts["sarif_category"]))
+        except OSError as exc:
+            raise UsageFault(f"cannot write {opts['write_baseline']}: {exc.strerror}") from None
+    if opts["baseline"] is None:
+        return None
+    try:
+        return apply_baseline(result, opts["baseline"], config.root)
+    except BaselineError as exc:
+        raise UsageFault(str(exc)) from None
 
 
 def _plain_text(result: CheckResult, show_notes: bool) -> str:
@@ -210,6 +258,28 @@ def _internal_error(exc: BaseException) -> int:
     else:
         click.echo("Set VTLINT_DEBUG=1 to see the traceback, and please report it.", err=True)
     return EXIT_ERROR
+
+
+@main.command("merge")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False), help="Write the merged log to FILE (atomically) instead of stdout.")
+@click.option("--category", help="Category of the merged run [default: the runs' own, which must agree].")
+def merge_cmd(files: tuple[Path, ...], output: Path | None, category: str | None) -> None:
+    """Merge vtlint SARIF logs (shards, static and runtime runs) into one run,
+    without duplicates; runtime evidence upgrades a static prediction."""
+    from vtlint.report.sarif_merge import MergeError, merge_files
+
+    try:
+        text = merge_files(files, category)
+    except MergeError as exc:
+        raise UsageFault(str(exc)) from None
+    if output is None:
+        sys.stdout.write(text)
+        return
+    try:
+        write_atomic(output, text)
+    except OSError as exc:
+        raise UsageFault(f"cannot write {output}: {exc.strerror}") from None
 
 
 @main.command("rules")

@@ -1,38 +1,70 @@
-"""GitHub Actions workflow commands: one annotation per finding."""
+"""GitHub Actions workflow commands: one annotation per finding, one per run
+notification. https://docs.github.com/en/actions/reference/workflows-and-actions/workflow-commands
+
+`file=` is relative to the repository root (where GitHub looks for it), not to
+the project root; `col`/`endColumn` are given only for one-line spans, as GitHub
+ignores them otherwise. Findings come most severe first: GitHub shows only the
+first few annotations of each level per step."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from vtlint.check import CheckResult
-from vtlint.findings import Finding, Level
+from vtlint.findings import Finding, Level, Notification
+from vtlint.report.text import META_KINDS
+from vtlint.report.uris import Paths
 
 _COMMAND = {Level.ERROR: "error", Level.WARNING: "warning", Level.NOTE: "notice"}
 
 
-def _escape_data(value: str) -> str:
+def escape_data(value: str) -> str:
+    """The message part: `%`, CR and LF are the command syntax's own characters."""
     return value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
-def _escape_property(value: str) -> str:
-    return _escape_data(value).replace(":", "%3A").replace(",", "%2C")
+def escape_property(value: str) -> str:
+    """A property value: also `:` and `,`, which end the property list and a property."""
+    return escape_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
-def annotation(finding: Finding) -> str:
+def _repo_path(display: str, root: Path | None) -> str:
+    if root is None:
+        return display
+    return Paths.for_root(root).repo_relative(display) or display
+
+
+def annotation(finding: Finding, root: Path | None = None) -> str:
     loc = finding.location
-    end_line, end_col = loc.end
-    props = ",".join(
-        [
-            f"file={_escape_property(loc.path)}",
-            f"line={loc.line}",
-            f"col={loc.column}",
-            f"endLine={end_line}",
-            f"endColumn={end_col}",
-            f"title={_escape_property(finding.code)}",
-        ]
-    )
-    message = f"{finding.code} {finding.message} [{finding.evidence.value}]"
-    return f"::{_COMMAND[finding.level]} {props}::{_escape_data(message)}"
+    line = max(1, loc.line)
+    end_line, end_col = max((line, loc.column), loc.end)
+    props = [f"file={escape_property(_repo_path(loc.path, root))}", f"line={line}", f"endLine={end_line}"]
+    if end_line == line:
+        props[2:2] = [f"col={max(1, loc.column)}"]
+        props.append(f"endColumn={end_col}")
+    props.append(f"title={escape_property(finding.code)}")
+    message = f"{finding.code} {finding.message}"
+    if finding.kind not in META_KINDS:
+        message += f" [{finding.evidence.value}]"
+    details = [f"{r.message} ({r.location.path}:{r.location.line})" for r in finding.related]
+    if finding.fix is not None:
+        details.append(f"fix: {finding.fix.description}")
+    text = "\n".join([message, *details])
+    return f"::{_COMMAND[finding.level]} {','.join(props)}::{escape_data(text)}"
 
 
-def render_github(result: CheckResult, show_notes: bool = False) -> str:
-    lines = [annotation(f) for f in result.findings if show_notes or f.level is not Level.NOTE]
+def notification(note: Notification, root: Path | None = None) -> str:
+    props = [f"title={escape_property('vtlint ' + note.kind)}"]
+    if note.location is not None:
+        props[:0] = [f"file={escape_property(_repo_path(note.location.path, root))}", f"line={max(1, note.location.line)}"]
+    return f"::{_COMMAND[note.level]} {','.join(props)}::{escape_data(note.message)}"
+
+
+def render_github(result: CheckResult, show_notes: bool = False, root: Path | None = None) -> str:
+    findings = [f for f in result.findings if show_notes or f.level is not Level.NOTE]
+    findings.sort(key=lambda f: -f.level.rank)  # stable: source order within a level
+    lines = [annotation(f, root) for f in findings]
+    lines += [notification(n, root) for n in result.notifications]
+    lines += [f"::error title=vtlint::{escape_data(path)}: no such file or directory" for path in result.missing]
     return "".join(line + "\n" for line in lines)
+

@@ -1,0 +1,53 @@
+"""Baselines: a SARIF log of accepted findings. `--baseline FILE` reports only
+findings whose fingerprint (`partialFingerprints["vtlint/v1"]`) is not in it, so
+old findings stay hidden when lines move; `--write-baseline FILE` writes one."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from vtlint.check import CheckResult
+from vtlint.findings import Level, Notification
+from vtlint.report.fingerprint import NAMESPACE, SourceLines, fingerprints
+
+
+class BaselineError(Exception):
+    """A baseline that cannot be read or is not a vtlint SARIF log."""
+
+
+def load_baseline(path: Path) -> set[str]:
+    """The fingerprints of every vtlint result in the SARIF log at `path`."""
+    try:
+        log = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise BaselineError(f"cannot read baseline {path}: {exc.strerror}") from None
+    except ValueError as exc:
+        raise BaselineError(f"baseline {path} is not JSON: {exc}") from None
+    if not isinstance(log, dict) or not isinstance(log.get("runs"), list):
+        raise BaselineError(f"baseline {path} is not a SARIF log (no runs)")
+    found: set[str] = set()
+    for run in log["runs"]:
+        if run.get("tool", {}).get("driver", {}).get("name") != "vtlint":
+            continue
+        for result in run.get("results", []):
+            fingerprint = (result.get("partialFingerprints") or {}).get(NAMESPACE)
+            if isinstance(fingerprint, str):
+                found.add(fingerprint)
+    return found
+
+
+def apply_baseline(result: CheckResult, path: Path, root: Path) -> list[str]:
+    """Drop from `result` the findings in the baseline at `path`; return the
+    fingerprints of those kept (computed over all findings, so the SARIF written
+    next numbers identical findings as the baseline did)."""
+    baseline = load_baseline(path)
+    prints = fingerprints(result.findings, SourceLines(root))
+    kept = [(f, fp) for f, fp in zip(result.findings, prints) if fp not in baseline]
+    hidden = len(result.findings) - len(kept)
+    result.findings = [f for f, _ in kept]
+    if hidden:
+        result.notifications.append(
+            Notification("baseline", f"{hidden} finding{'s' if hidden != 1 else ''} in the baseline {path.name} not reported", Level.NOTE)
+        )
+    return [fp for _, fp in kept]
