@@ -1,0 +1,515 @@
+"""Runtime facts -> the observed trace: `vtlint.trace.Event`s following
+docs/architecture.md, so that merging with the predicted trace is a join.
+
+User files are read with `ast` (never imported) to recover the qualified name
+of each compiled code object from its `co_name` and `co_firstlineno`."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path, PurePosixPath
+
+from vtlint.findings import Location, Related
+from vtlint.runtime.structured_trace import Compile, GraphBreak, Guard, InlineCall, RecompileReason, TraceFacts
+from vtlint.trace import Action, Event, entry_function
+
+RESUME = re.compile(r"^torch_dynamo_resume_in_(?P<name>\w+?)_at_(?P<line>\d+)$")
+
+# Guards that say what a value is; the others (dimension markings, dict
+# membership, global state) are bookkeeping around them.
+_VALUE_GUARDS = ("EQUALS_MATCH", "TRUE_MATCH", "FALSE_MATCH", "NONE_MATCH", "CONSTANT_MATCH", "LENGTH_CHECK",
+                 "TENSOR_MATCH", "ID_MATCH", "TYPE_MATCH", "DICT_KEYS_MATCH", "DICT_VERSION")
+_CONSTANT_TYPES = {"int", "float", "bool", "str", "NoneType", "complex", "bytes", "ellipsis", "torch.dtype", "torch.device"}
+_CONTAINERS = {"list": "ListVariable", "tuple": "TupleVariable", "dict": "ConstDictVariable",
+               "collections.OrderedDict": "ConstDictVariable", "set": "SetVariable", "range": "RangeVariable"}
+_TENSORS = {"torch.Tensor", "torch.nn.parameter.Parameter", "torch.nn.parameter.Buffer"}
+_INTERNAL = ("__builtins_dict__", "__import_", "___check", "__closure__")
+_INSTALLED = {"site-packages", "dist-packages"}  # a virtualenv inside the project is not project code
+
+
+# --- Source spellings ------------------------------------------------------
+
+
+def _matching_paren(text: str, open_at: int) -> int:
+    depth, quote = 0, ""
+    for i in range(open_at, len(text)):
+        ch = text[i]
+        if quote:
+            if ch == quote and text[i - 1] != "\\":
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def _unwrap_calls(source: str) -> str:
+    """`___as_tensor(X)` -> X, `___odict_getitem(X, 'k')` -> X['k'],
+    `dict(type(X).__dict__)['a']` -> X.a (a class attribute read through X)."""
+    for name in ("___as_tensor(", "___from_numpy(", "___odict_getitem(", "___tuple_iterator_getitem(", "dict(type("):
+        start = source.find(name)
+        while start != -1:
+            close = _matching_paren(source, start + len(name) - 1)
+            if close == -1:
+                break
+            inner = source[start + len(name): close]
+            if name == "dict(type(":
+                tail = source[close + 1:]
+                match = re.match(r"\.__dict__\)\[(['\"])(\w+)\1\]", tail)
+                if not match:
+                    break
+                replaced = f"{inner}.{match[2]}"
+                source = source[:start] + replaced + tail[match.end():]
+            elif name in ("___odict_getitem(", "___tuple_iterator_getitem("):
+                obj, _, key = inner.rpartition(", ")
+                source = source[:start] + f"{obj}[{key}]" + source[close + 1:]
+            else:
+                source = source[:start] + inner + source[close + 1:]
+            start = source.find(name)
+    return source
+
+
+def normalize_source(source: str) -> str:
+    """Dynamo's Source spelling -> the plain one a user reads:
+    `dict(type(L['cfg']).__dict__)['scale']` -> `L['cfg'].scale`,
+    `L['self']._modules['linear']` -> `L['self'].linear`, `G['f'].__code__` -> `G['f']`."""
+    previous = None
+    while previous != source:
+        previous = source
+        source = _unwrap_calls(source)
+        source = re.sub(r"\.__dict__\[(['\"])([A-Za-z_]\w*)\1\]", r".\2", source)
+        source = re.sub(r"\.(?:_modules|_parameters|_buffers)\[(['\"])([A-Za-z_]\w*)\1\]", r".\2", source)
+        source = re.sub(r"\.__code__$", "", source)
+    return source
+
+
+def strip_local_scope(text: str) -> str:
+    """What torch does to guard text in recompile reasons: `L['n']` -> `n`."""
+    return re.sub(r"L\[\s*['\"](.*?)['\"]\s*\]", r"\1", text)
+
+
+_KEYWORDS = {"not", "is", "None", "True", "False", "in", "and", "or", "len", "type", "isinstance", "hasattr", "G"}
+
+
+def user_spelling_to_source(text: str) -> str:
+    """The reverse of strip_local_scope, for reasons we cannot match against a
+    guard tree: each bare name that starts a chain is a local (`L['n']`)."""
+    def replace(match: re.Match[str]) -> str:
+        name = match[1]
+        return match[0] if name in _KEYWORDS or name.startswith("___") else f"L['{name}']"
+    return re.sub(r"(?<![\w.'\"\]])([A-Za-z_]\w*)(?![\w(])", replace, text)
+
+
+def _user_source(source: str | None) -> bool:
+    """A value the user's code reads, not Dynamo's bookkeeping around it
+    (`G['__builtins_dict___0']`, a module's `_modules` dict, an instance `__dict__`)."""
+    if not source or source in ("L", "G") or not source.startswith(("L[", "G[")):
+        return False
+    if any(marker in source for marker in _INTERNAL):
+        return False
+    return re.search(r"\.(?:_modules|_parameters|_buffers|__dict__)$", source) is None
+
+
+# --- guards -> VariableTrackers --------------------------------------------
+
+
+def variable_tracker_for(guard: Guard, kinds: set[str]) -> str:
+    """The VariableTracker Dynamo wrapped this value as, from the manager's type."""
+    type_name = guard.type_name or ""
+    raw = guard.source or ""
+    if raw.endswith(".__code__") or type_name in ("function", "code"):
+        return "UserFunctionVariable"
+    if type_name in _TENSORS or guard.kind == "TENSOR_MATCH":
+        return "TensorVariable"
+    if type_name in _CONSTANT_TYPES:
+        if type_name in ("int", "float") and not kinds & {"EQUALS_MATCH", "CONSTANT_MATCH"}:
+            return "SymNodeVariable"  # automatic dynamic: only the type is guarded now
+        return "ConstantVariable"
+    if type_name in _CONTAINERS:
+        return _CONTAINERS[type_name]
+    if guard.module_like or type_name.startswith("torch.nn.modules."):
+        return "UnspecializedBuiltinNNModuleVariable" if type_name.startswith("torch.nn.") else "UnspecializedNNModuleVariable"
+    if type_name == "type":
+        return "UserDefinedClassVariable"
+    if type_name == "module":
+        return "PythonModuleVariable"
+    return "UserDefinedObjectVariable"
+
+
+_GUARD_RANK = {kind: rank for rank, kind in enumerate(
+    ("EQUALS_MATCH", "TRUE_MATCH", "FALSE_MATCH", "NONE_MATCH", "CONSTANT_MATCH", "LENGTH_CHECK",
+     "TENSOR_MATCH", "DICT_KEYS_MATCH", "DICT_VERSION", "ID_MATCH", "TYPE_MATCH"))}
+
+
+def guard_value(guard: Guard) -> str | None:
+    if guard.kind in ("TRUE_MATCH", "FALSE_MATCH"):
+        return "True" if guard.kind == "TRUE_MATCH" else "False"
+    if guard.kind == "NONE_MATCH":
+        return "None"
+    if guard.kind in ("EQUALS_MATCH", "CONSTANT_MATCH"):
+        _, sep, value = guard.text.partition(" == ")
+        return value.strip() if sep else None
+    return None
+
+
+# --- project files ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FunctionDef:
+    qualname: str
+    name: str
+    first_line: int  # first decorator's line: what co_firstlineno is on 3.11+
+    def_line: int
+    end_line: int
+
+
+class ProjectFiles:
+    """Absolute file names of the trace -> display paths under the project root,
+    and code objects -> qualified names (by parsing, never importing)."""
+
+    def __init__(self, root: Path, known: Iterable[str] = ()) -> None:
+        self.root = root.resolve()
+        self._defs: dict[str, list[FunctionDef]] = {}
+        self.known = sorted({str(Path(k)) for k in known if self.display(k)})
+
+    def display(self, filename: str | None) -> str | None:
+        """The POSIX path relative to the root, or None for a file outside it."""
+        if not filename or filename.startswith("<"):
+            return None
+        path = Path(filename)
+        if _INSTALLED.intersection(path.parts):
+            return None
+        if not path.is_absolute():
+            path = self.root / path
+        try:
+            rel = Path(os.path.normpath(path)).relative_to(self.root)
+        except ValueError:
+            return None
+        return PurePosixPath(*rel.parts).as_posix() if rel.parts else None
+
+    def resolve_tail(self, tail: str | None, prefer: str | None = None) -> str | None:
+        """Guard and recompile comments print the file relative to a common
+        prefix with torch's install, i.e. any tail of the real path."""
+        if not tail:
+            return None
+        if prefer and prefer.endswith(tail):
+            return prefer
+        if os.path.isabs(tail) and self.display(tail):
+            return tail
+        matches = [k for k in self.known if k.endswith(tail)]
+        if not matches and self.display(str(self.root / tail)) and (self.root / tail).is_file():
+            return str(self.root / tail)
+        return matches[0] if matches else None
+
+    def functions(self, filename: str) -> list[FunctionDef]:
+        if filename not in self._defs:
+            self._defs[filename] = _read_functions(Path(filename))
+        return self._defs[filename]
+
+    def qualname(self, filename: str, co_name: str, firstlineno: int | None) -> str | None:
+        defs = self.functions(filename)
+        for d in defs:
+            if d.name == co_name and firstlineno in (d.first_line, d.def_line):
+                return d.qualname
+        named = [d for d in defs if d.name == co_name]
+        return named[0].qualname if len(named) == 1 else None
+
+    def enclosing(self, filename: str, name: str, line: int) -> FunctionDef | None:
+        """The innermost function called `name` whose body holds `line` (for resume frames)."""
+        candidates = [d for d in self.functions(filename) if d.name == name and d.first_line <= line <= d.end_line]
+        return max(candidates, key=lambda d: d.first_line) if candidates else None
+
+    def def_line(self, filename: str, qualname: str) -> int | None:
+        return next((d.def_line for d in self.functions(filename) if d.qualname == qualname), None)
+
+
+def _read_functions(path: Path) -> list[FunctionDef]:
+    try:
+        tree = ast.parse(path.read_bytes(), filename=str(path))
+    except (OSError, SyntaxError, ValueError):
+        return []
+    found: list[FunctionDef] = []
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                qual = f"{prefix}{child.name}"
+                first = min([d.lineno for d in child.decorator_list] + [child.lineno])
+                found.append(FunctionDef(qual, child.name, first, child.lineno, child.end_lineno or child.lineno))
+                visit(child, f"{qual}.<locals>.")
+            elif isinstance(child, ast.ClassDef):
+                visit(child, f"{prefix}{child.name}.")
+            else:
+                visit(child, prefix)
+
+    visit(tree, "")
+    return found
+
+
+# --- the conversion --------------------------------------------------------
+
+
+@dataclass
+class EntryCoverage:
+    """How the run exercised one compiled entry."""
+
+    entry: str
+    compiles: int = 0  # compiles of the entry's own frame
+    frames: dict[str, int] = field(default_factory=dict)  # code name -> compiles (resume frames included)
+    graph_count: int = 0
+    op_count: int = 0
+    graph_breaks: int = 0
+    recompile_limit_hit: bool = False
+    frame_skipped: bool = False
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "entry": self.entry, "compiles": self.compiles, "frames": dict(self.frames),
+            "graph_count": self.graph_count, "op_count": self.op_count, "graph_breaks": self.graph_breaks,
+            "recompile_limit_hit": self.recompile_limit_hit, "frame_skipped": self.frame_skipped,
+        }
+
+
+@dataclass
+class Observed:
+    """The observed trace of a run, with what it exercised."""
+
+    events: list[Event]
+    coverage: dict[str, EntryCoverage]
+    torch_version: str | None = None
+    problems: list[str] = field(default_factory=list)
+
+    @cached_property
+    def _functions(self) -> set[tuple[str, str]]:
+        return {(entry.rpartition(":")[0], entry_function(entry)) for entry in self.coverage}
+
+    def exercised(self, event: Event) -> bool:
+        """Whether the run compiled the entry the predicted event belongs to."""
+        if event.entry in self.coverage:
+            return True
+        path = event.entry.rpartition(":")[0] or event.location.path
+        return (path, entry_function(event.entry)) in self._functions
+
+
+class _Converter:
+    def __init__(self, facts: TraceFacts, files: ProjectFiles) -> None:
+        self.facts = facts
+        self.files = files
+        self.by_id = {(c.log, c.generation, c.compile_id): c for c in facts.compiles}
+
+    # entries
+
+    def entry_of(self, compile: Compile) -> tuple[str, str] | None:
+        """(entry, code name) of a compile in the project, or None."""
+        filename, name = compile.co_filename, compile.co_name
+        display = self.files.display(filename)
+        if display is None or not name or filename is None:
+            return None
+        resume = RESUME.match(name)
+        if resume:
+            found = self.files.enclosing(filename, resume["name"], int(resume["line"]))
+            qual = found.qualname if found else resume["name"]
+        else:
+            qual = self.files.qualname(filename, name, compile.co_firstlineno) or name
+        return f"{display}:{qual}", name
+
+    def location(self, filename: str | None, line: int | None) -> Location | None:
+        display = self.files.display(filename)
+        return Location(display, line) if display and line else None
+
+    def entry_location(self, compile: Compile, entry: str) -> Location:
+        filename = compile.co_filename or ""
+        display = entry.rpartition(":")[0]
+        line = self.files.def_line(filename, entry_function(entry)) or compile.co_firstlineno or 1
+        return Location(display, line)
+
+    # WRAP
+
+    def wraps(self, compile: Compile, entry: str, frame: str) -> list[Event]:
+        groups: dict[str, list[Guard]] = {}
+        for guard in compile.guards:
+            if guard.kind in _VALUE_GUARDS and guard.source and _user_source(normalize_source(guard.source)):
+                groups.setdefault(guard.source or "", []).append(guard)
+        events = []
+        for raw, guards in groups.items():
+            kinds = {g.kind for g in guards}
+            best = min(guards, key=lambda g: _GUARD_RANK.get(g.kind, 99))
+            source = normalize_source(raw)
+            where = self.guard_location(best, compile) or self.entry_location(compile, entry)
+            events.append(Event(
+                action=Action.WRAP, location=where, entry=entry, frame=frame, source=source,
+                variable_tracker=variable_tracker_for(best, kinds), guard_kind=best.kind,
+                guard=best.spelled if raw.endswith(".__code__") else f"{best.kind}: {best.text.replace(raw, source)}",
+                value=guard_value(best),
+                detail={"compile_id": compile.compile_id, "type": best.type_name,
+                        "guards": [g.spelled for g in guards], "dynamo_source": raw,
+                        **({"hint": best.hint} if best.hint else {})},
+            ))
+        return events
+
+    def guard_location(self, guard: Guard, compile: Compile) -> Location | None:
+        filename = self.files.resolve_tail(guard.user_file, prefer=compile.co_filename)
+        return self.location(filename, guard.user_line)
+
+    # RECOMPILE
+
+    def recompiles(self, compile: Compile, entry: str, frame: str) -> list[Event]:
+        """One event per failing guard; the first reason is the most recent cache
+        entry's, the one that caused this compile (`detail["cause"]`)."""
+        events = []
+        for index, reason in enumerate(compile.recompile_reasons):
+            failed = self.by_id.get((compile.log, compile.generation, reason.failed_compile_id))
+            source, kind, guard = self.match_reason(reason, failed)
+            filename = self.files.resolve_tail(reason.user_file, prefer=compile.co_filename)
+            where = self.location(filename, reason.user_line) or self.entry_location(compile, entry)
+            events.append(Event(
+                action=Action.RECOMPILE, location=where, entry=entry, frame=frame, source=source,
+                guard_kind=kind, guard=guard,
+                detail={"failing_guard": reason.text, "compile_id": compile.compile_id,
+                        "failed_compile_id": reason.failed_compile_id, "cause": index == 0,
+                        **({"hint": reason.hint} if reason.hint else {})},
+            ))
+        return events
+
+    @staticmethod
+    def match_reason(reason: RecompileReason, failed: Compile | None) -> tuple[str | None, str | None, str | None]:
+        """(source, guard kind, guard) of a failing guard, found by re-spelling the
+        failed compile's guards the way recompile reasons print them."""
+        wanted = " ".join(reason.text.split())
+        for guard in failed.guards if failed else ():
+            if " ".join(strip_local_scope(guard.text).split()) != wanted:
+                continue
+            if guard.kind == "DICT_CONTAINS":  # an attribute now shadows the guarded one
+                attr = re.search(r"___dict_contains\((['\"])(\w+)\1, (.*)\.__dict__\)", guard.text)
+                if attr:
+                    return normalize_source(f"{attr[3]}.{attr[2]}"), guard.kind, guard.spelled
+            raw = guard.source or ""
+            source = normalize_source(raw) if _user_source(normalize_source(raw)) else None
+            return source, guard.kind, f"{guard.kind}: {guard.text.replace(raw, source)}" if source else guard.spelled
+        spelled = user_spelling_to_source(reason.text)
+        attr = re.search(r"___dict_contains\((['\"])(\w+)\1, (.*)\.__dict__\)", spelled)
+        if attr:
+            return normalize_source(f"{attr[3]}.{attr[2]}"), "DICT_CONTAINS", None
+        left = re.split(r" (?:==|is|!=) ", spelled, maxsplit=1)[0]
+        left = re.sub(r"^(?:len|___check_type_id|___check_obj_id)\((.*?)(?:, \d+)?\)$", r"\1", left.strip())
+        return (normalize_source(left) if _user_source(left) else None), None, None
+
+    # GRAPH_BREAK
+
+    def graph_break(self, gb: GraphBreak, compile: Compile, entry: str, resumes: set[str]) -> Event | None:
+        stack = [f for f in gb.user_stack if self.files.display(f.filename)]
+        where = self.location(gb.filename, gb.line)
+        if where is None and stack:
+            where = self.location(stack[-1].filename, stack[-1].line)
+        if where is None:
+            return None
+        names = [f.name for f in gb.user_stack]
+        start = max((i for i, n in enumerate(names) if n == compile.co_name), default=0)
+        chain_frames = [f for f in gb.user_stack[start:-1] if self.files.display(f.filename)]
+        chain = tuple(
+            Related(Location(self.files.display(f.filename) or "", f.line), f"calls {nxt.name}() here ({f.code})" if f.code else f"calls {nxt.name}() here")
+            for f, nxt in zip(chain_frames, gb.user_stack[start + 1:])
+        )
+        in_loop = gb.gb_id == "GB7000" or any(gb_id == "GB7000" for _, gb_id in gb.also)
+        sites = {(f.name, f.line) for f in gb.user_stack[start:]}
+        resume = sorted(r for r in resumes if (m := RESUME.match(r)) and (m["name"], int(m["line"])) in sites)
+        detail: dict[str, object] = {
+            "explanation": gb.explanation, "hints": list(gb.hints), "compile_id": compile.compile_id,
+            "in_loop": in_loop, "frame_skipped": gb.frame_skipped, "fullgraph": gb.fullgraph,
+        }
+        if resume:
+            detail["resume"] = resume[0] if len(resume) == 1 else resume
+        if gb.also:
+            detail["also"] = [{"gb_type": t, "gb_id": i} for t, i in gb.also]
+        return Event(action=Action.GRAPH_BREAK, location=where, entry=entry, frame=compile.co_name or "",
+                     gb_type=gb.gb_type, gb_id=gb.gb_id, chain=chain, detail=detail)
+
+    # INLINE
+
+    def inline(self, call: InlineCall) -> Event | None:
+        where = self.location(call.caller_file, call.caller_line)
+        if where is None or not call.root_file or not call.root_name:
+            return None
+        root = Compile("", 0, 0, 0, co_name=call.root_name, co_filename=call.root_file, co_firstlineno=call.root_firstlineno)
+        owner = self.entry_of(root)
+        if owner is None:
+            return None
+        callee_display = self.files.display(call.callee_file)
+        if callee_display:
+            qual = self.files.qualname(call.callee_file, call.callee_name, call.callee_firstlineno) or call.callee_qualname
+            callee = f"{callee_display}:{qual}"
+        else:
+            callee = ".".join(p for p in (call.callee_module, call.callee_qualname) if p)
+        return Event(action=Action.INLINE, location=where, entry=owner[0], frame=call.root_name,
+                     variable_tracker="UserFunctionVariable", callee=callee,
+                     detail={"compile_id": call.compile_id, "caller": call.caller_function})
+
+
+def _unique(events: Iterable[Event]) -> list[Event]:
+    seen: set[tuple[object, ...]] = set()
+    out = []
+    for event in events:
+        key = (*event.key, event.entry)
+        if key not in seen:
+            seen.add(key)
+            out.append(event)
+    return out
+
+
+def _count_recompiles(events: list[Event]) -> list[Event]:
+    """`detail["recompiles"]`: how many compiles each failing guard caused."""
+    caused: dict[tuple[object, ...], int] = {}
+    for event in events:
+        if event.detail.get("cause"):
+            caused[event.key] = caused.get(event.key, 0) + 1
+    return [e.with_(detail={**e.detail, "recompiles": caused.get(e.key, 0)}) for e in events]
+
+
+def to_events(facts: TraceFacts, root: Path) -> Observed:
+    """The observed trace of `facts`, with display paths relative to `root`."""
+    known = set(facts.files()) | {c.caller_file for c in facts.inlines} | {c.callee_file for c in facts.inlines}
+    files = ProjectFiles(root, known)
+    conv = _Converter(facts, files)
+    coverage: dict[str, EntryCoverage] = {}
+    wraps, recompiles, breaks, frames = [], [], [], []
+    resumes = {c.co_name for c in facts.compiles if c.co_name and RESUME.match(c.co_name)}
+    for compile in facts.compiles:
+        owner = conv.entry_of(compile)
+        if owner is None:
+            continue
+        entry, frame = owner
+        cov = coverage.setdefault(entry, EntryCoverage(entry))
+        cov.frames[frame] = cov.frames.get(frame, 0) + 1
+        cov.compiles += 0 if RESUME.match(frame) else 1
+        cov.graph_count += 1 if compile.has_graph else 0
+        cov.op_count += compile.graph_op_count or 0
+        cov.recompile_limit_hit |= compile.recompile_limit_hit
+        cov.frame_skipped |= any(gb.frame_skipped for gb in compile.graph_breaks)
+        wraps += conv.wraps(compile, entry, frame)
+        recompiles += conv.recompiles(compile, entry, frame)
+        for gb in compile.graph_breaks:
+            event = conv.graph_break(gb, compile, entry, resumes)
+            if event is not None:
+                breaks.append(event)
+    breaks = _unique(breaks)
+    for event in breaks:
+        coverage[event.entry].graph_breaks += 1
+    inlines = [e for e in (conv.inline(c) for c in facts.inlines) if e is not None]
+    for entry, cov in coverage.items():
+        first = next(c for c in facts.compiles if (o := conv.entry_of(c)) and o[0] == entry)
+        frame_name = next((f for f in cov.frames if not RESUME.match(f)), next(iter(cov.frames)))
+        frames.append(Event(action=Action.FRAME, location=conv.entry_location(first, entry), entry=entry,
+                            frame=frame_name, detail={**cov.to_dict(), "graph_break_count": cov.graph_breaks}))
+    events = _unique([*frames, *wraps, *_count_recompiles(recompiles), *breaks, *inlines])
+    return Observed(events, coverage, facts.torch_version, list(facts.problems))
