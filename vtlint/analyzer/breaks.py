@@ -138,12 +138,24 @@ _CONSTANT_BUILTINS = frozenset({
 })
 
 
-def decide_builtin(name: str, settings: DynamoSettings) -> Decision:
-    """A call of the builtin `name` (print, len, isinstance, ...) in traced code."""
+# Builtins applied to a tensor that read its value (measured): bool/int/float call
+# Tensor.item(); str and print format it; repr has its own registry type.
+_TENSOR_VALUE_BUILTINS = {"bool": ITEM, "int": ITEM, "float": ITEM, "str": BUILTIN_OPERATOR, "repr": TENSOR_REPR,
+                          "format": BUILTIN_OPERATOR}
+
+
+def decide_builtin(name: str, settings: DynamoSettings, *, tensor_args: bool = False) -> Decision:
+    """A call of the builtin `name` (print, len, isinstance, ...) in traced code;
+    `tensor_args` when an argument is a tensor (`str(t)`, `bool(t)`)."""
     name = name.removeprefix("builtins.")
     if name in _BUILTINS_THAT_BREAK:
         return _break(BUILTIN_OPERATOR, "BuiltinVariable",
                       f"Dynamo does not know how to trace builtin operator `{name}`")
+    if tensor_args and name in _TENSOR_VALUE_BUILTINS:
+        gb_type = _TENSOR_VALUE_BUILTINS[name]
+        if gb_type == ITEM and settings.capture_scalar_outputs:
+            return Decision(GRAPH_NODE, "BuiltinVariable", reason=f"`{name}(tensor)` becomes an unbacked symbol")
+        return _break(gb_type, "BuiltinVariable", f"`{name}()` of a tensor needs the tensor's value")
     vt = _builtin_variable(name)
     if name in _CONSTANT_BUILTINS or vt != "BuiltinVariable":
         return Decision(CONSTANT if name in _CONSTANT_BUILTINS else INLINE, vt,
@@ -171,6 +183,10 @@ _EXPLICIT = {
     "torch._dynamo.skip_frame": (SKIP_FRAME, "User-inserted skip frame: the whole frame runs eagerly"),
     "pdb.set_trace": (SKIPPED, "pdb is an interactive debugger: Dynamo runs it eagerly"),
 }
+# The module-level helpers of `random` Dynamo replays: called while tracing, the
+# result becomes a graph input with a RandomValueSource (measured: no break). The
+# other helpers (random.random, gauss, choice, shuffle, seed) are skipped.
+_REPLAYED_RANDOM = frozenset({"random.randint", "random.randrange", "random.uniform"})
 _DISABLE_DECORATORS = frozenset({
     "torch.compiler.disable", "torch._dynamo.disable", "torch._dynamo.eval_frame.disable",
     "torch._disable_dynamo",
@@ -191,17 +207,27 @@ def decide_disabled_call(qualname: str) -> Decision:
                   f"`{qualname}` was wrapped with `torch.compiler.disable`: Dynamo skips calling it")
 
 
-def decide_function(qualname: str, settings: DynamoSettings, *, defined_in: str | None = None) -> Decision:
+def decide_function(qualname: str, settings: DynamoSettings, *, defined_in: str | None = None,
+                    tensor_args: bool = False) -> Decision:
     """A call of the library function `qualname` (dotted, resolved through imports:
     `torch.nn.functional.relu`, `time.time`, `numpy.sin`, `logging.Logger.info`).
     `defined_in` is the module (or file) the function is defined in when it differs
-    from the qualified name's module (a re-export)."""
+    from the qualified name's module (a re-export); `tensor_args` when an argument is
+    a tensor (`math.sqrt(t)` reads its value)."""
     qualname = qualname.strip()
     if "." not in qualname or qualname.startswith("builtins."):
-        return decide_builtin(qualname, settings)
+        return decide_builtin(qualname, settings, tensor_args=tensor_args)
+    if tensor_args and qualname.startswith("math."):
+        if settings.capture_scalar_outputs:
+            return Decision(GRAPH_NODE, "TorchInGraphFunctionVariable", reason=f"`{qualname}` of an unbacked symbol")
+        return _break(DATA_DEPENDENT_OP, "TorchInGraphFunctionVariable",
+                      f"`{qualname}` of a tensor needs its value (aten._local_scalar_dense)")
     if qualname in _EXPLICIT:
         gb_type, why = _EXPLICIT[qualname]
         return _break(gb_type, "SkipFunctionVariable", why)
+    if qualname in _REPLAYED_RANDOM:
+        return Decision(GRAPH_NODE, "UserDefinedObjectVariable",
+                        reason=f"`{qualname}` is called while tracing; its result is a graph input (RandomValueSource)")
     rule = _snapshot().data["torch_functions"].get(qualname)
     if rule is not None:
         return _from_variable_tracker(qualname, rule, "trace_rules names it", settings)
