@@ -1,20 +1,146 @@
-"""Analyze a set of files as one project (entries may inline across modules)."""
+"""Analyze a set of files as one project (entries may inline across modules).
+
+Per file (in worker processes with `jobs > 1`, cached by content hash): parse
+once with LibCST and summarise. Then, in this process: find the compiled
+entries in the modules that can hold them, walk each entry, and predict its
+recompiles from the call sites and assignments the project shows."""
 
 from __future__ import annotations
 
+import ast
+import functools
+import hashlib
+import sys
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import fields, replace
+from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import libcst as cst
 
-from vtlint.analyzer.api import FileProblem, Prediction
+from vtlint.analyzer import breaks
+from vtlint.analyzer.api import EntryInfo, FileProblem, Prediction
+from vtlint.analyzer.cache import Cache, digest
+from vtlint.analyzer.entries import EntrySpec, ModuleFacts, scan
 from vtlint.analyzer.files import SourceError, SourceFile, read_source
-from vtlint.config import Config
-from vtlint.findings import Kind, Location
+from vtlint.analyzer.index import Parsed, Project, parse_with_positions
+from vtlint.analyzer.recompiles import predict_recompiles
+from vtlint.analyzer.seeding import entry_env
+from vtlint.analyzer.summary import ModuleSummary, summarize
+from vtlint.analyzer.walk import Act, TooComplex, Walker
+from vtlint.config import Config, DynamoSettings
+from vtlint.findings import Kind, Level, Location, Notification
+from vtlint.trace import Action, Event
+
+FILE_BUDGET_S = 10.0  # per entry walk
 
 
 def parse_error_location(exc: cst.ParserSyntaxError, display: str) -> Location:
     return Location(display, exc.raw_line, exc.raw_column + 1)
+
+
+def _syntax_problem(text: str, display: str, exc: cst.ParserSyntaxError | None) -> FileProblem:
+    """Python's own message (clearer than LibCST's), at the point where parsing
+    stops; Python's position is added when it points elsewhere (an unclosed bracket)."""
+    where = parse_error_location(exc, display) if exc is not None else Location(display, 1, 1)
+    try:
+        compile(text, display, "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
+    except SyntaxError as err:
+        line, column = err.lineno or where.line, err.offset or 1
+        if exc is None:
+            where = Location(display, line, column)
+        elsewhere = f" (line {line}, column {column})" if (line, column) != (where.line, where.column) else ""
+        return FileProblem(Kind.SYNTAX_ERROR, where, f"SyntaxError: {err.msg}{elsewhere}")
+    except (ValueError, RecursionError, MemoryError) as err:
+        return FileProblem(Kind.SYNTAX_ERROR, where, f"SyntaxError: {err}")
+    message = exc.message if exc is not None else "LibCST cannot parse this file"
+    return FileProblem(Kind.SYNTAX_ERROR, where, f"SyntaxError: {message}")
+
+
+def _summarize_one(display: str, text: str) -> tuple[ModuleSummary | None, FileProblem | None, cst.Module | None]:
+    """Parse and summarise one file; never raises."""
+    try:
+        module = cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:
+        return None, _syntax_problem(text, display, exc), None
+    except RecursionError:
+        return None, FileProblem(Kind.SYNTAX_ERROR, Location(display, 1, 1),
+                                 "too complex: nesting deeper than the parser's recursion limit"), None
+    try:
+        return summarize(module, display, text), None, module
+    except RecursionError:
+        return None, FileProblem(Kind.SYNTAX_ERROR, Location(display, 1, 1),
+                                 "too complex: nesting deeper than the analyzer's recursion limit"), None
+
+
+def _summarize_batch(batch: list[tuple[str, str]]) -> list[tuple[ModuleSummary | None, FileProblem | None]]:
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    return [_summarize_one(display, text)[:2] for display, text in batch]
+
+
+def _config_key(config: Config) -> str:
+    return repr((config.root.as_posix(), config.entry_points, config.assume_compiled, config.dynamo.to_dict()))
+
+
+@functools.cache
+def _snapshot_key() -> str:
+    try:
+        torch_version = metadata.version("torch")
+    except metadata.PackageNotFoundError:
+        torch_version = "none"
+    # the analyzer's own code is part of the key, so an upgraded walk never reads stale results
+    code = [p.read_bytes() for p in sorted(Path(__file__).parent.glob("*.py"))]
+    return digest(torch_version, *code)
+
+
+class _Analysis:
+    def __init__(self, config: Config, cache: Cache, jobs: int) -> None:
+        self.config = config
+        self.cache = cache
+        self.jobs = max(1, jobs)
+        self.prediction = Prediction()
+        self.summaries: list[ModuleSummary] = []
+        self.hashes: dict[str, str] = {}
+        self.modules: dict[str, cst.Module] = {}  # trees kept from an in-process parse
+
+    # phase 1: files -> summaries ---------------------------------------------------
+    def summarize(self, sources: list[tuple[str, str]], progress: Callable[[int, int], None] | None) -> None:
+        todo: list[tuple[str, str, str]] = []
+        for display, text in sources:
+            key = digest("summary", _snapshot_key(), display, text)
+            self.hashes[display] = key
+            cached = self.cache.get("summary", key)
+            if cached is not None:
+                self._take(cached)
+            else:
+                todo.append((display, text, key))
+        results: list[tuple[ModuleSummary | None, FileProblem | None]]
+        if self.jobs > 1 and len(todo) > 8:
+            size = max(1, len(todo) // (self.jobs * 4))
+            batches = [[(d, t) for d, t, _ in todo[i:i + size]] for i in range(0, len(todo), size)]
+            with ProcessPoolExecutor(self.jobs) as pool:
+                results = [r for batch in pool.map(_summarize_batch, batches) for r in batch]
+        else:
+            results = []
+            for display, text, _ in todo:
+                summary, problem, module = _summarize_one(display, text)
+                if module is not None and summary is not None and summary.has_hints:
+                    self.modules[display] = module
+                results.append((summary, problem))
+        for (display, _text, key), result in zip(todo, results):
+            self.cache.put("summary", key, result)
+            self._take(result)
+        if progress:
+            progress(len(sources), len(sources))
+
+    def _take(self, result: tuple[ModuleSummary | None, FileProblem | None]) -> None:
+        summary, problem = result
+        if problem is not None:
+            self.prediction.problems.append(problem)
+        if summary is not None:
+            self.summaries.append(summary)
 
 
 def analyze(
@@ -27,20 +153,209 @@ def analyze(
     overrides: dict[Path, str] | None = None,
 ) -> Prediction:
     """`overrides` maps absolute paths to unsaved text (the editor's buffers)."""
-    prediction = Prediction()
-    for done, file in enumerate(files, 1):
-        if progress:
-            progress(done, len(files))
+    cache = Cache(enabled=use_cache)
+    analysis = _Analysis(config, cache, jobs)
+    prediction = analysis.prediction
+    sources: list[tuple[str, str]] = []
+    for file in files:
         try:
             text = overrides[file.path] if overrides and file.path in overrides else read_source(file)
         except SourceError as exc:
             prediction.problems.append(FileProblem(Kind.IO_ERROR, exc.location, str(exc)))
             continue
         prediction.texts[file.display] = text
-        try:
-            cst.parse_module(text)
-        except cst.ParserSyntaxError as exc:
-            prediction.problems.append(
-                FileProblem(Kind.SYNTAX_ERROR, parse_error_location(exc, file.display), f"SyntaxError: {exc.message}")
-            )
+        sources.append((file.display, text))
+    walk_key = digest("walk", _config_key(config), _snapshot_key(),
+                      *[f"{d}={hashlib.sha256(t.encode('utf-8', 'surrogatepass')).hexdigest()}" for d, t in sources])
+    cached = cache.get("walk", walk_key)
+    if cached is not None:
+        prediction.problems, prediction.events, prediction.entries, prediction.notifications = cached
+        if progress:
+            progress(len(sources), len(sources))
+        return prediction
+    analysis.summarize(sources, progress)
+    project = Project(analysis.summaries, dict(prediction.texts))
+    for display, module in analysis.modules.items():
+        summary = project.summaries[display]
+        project.adopt(parse_with_positions(summary, prediction.texts[display], module))
+    _predict(project, config, prediction)
+    prediction.problems.sort(key=lambda p: (p.location.path, p.location.line))
+    cache.put("walk", walk_key, (prediction.problems, prediction.events, prediction.entries, prediction.notifications))
     return prediction
+
+
+# phase 2: entries -> predicted trace ------------------------------------------------
+
+def _predict(project: Project, config: Config, prediction: Prediction) -> None:
+    facts = _scan_modules(project, config, prediction)
+    specs = [spec for f in facts.values() for spec in f.entries]
+    specs += _configured_entries(project, config, prediction)
+    seen: set[tuple[str, str]] = set()
+    for spec in specs:
+        if (spec.display, spec.qualname) in seen:
+            continue
+        seen.add((spec.display, spec.qualname))
+        _walk_entry(project, config, spec, facts, prediction)
+
+
+def _scan_modules(project: Project, config: Config, prediction: Prediction) -> dict[str, ModuleFacts]:
+    """Entries in the modules that mention compile/optimize; sites in those and their importers."""
+    facts: dict[str, ModuleFacts] = {}
+    entry_modules: set[str] = set()
+    for display, summary in list(project.summaries.items()):
+        if display not in prediction.texts or not summary.has_hints:
+            continue
+        parsed = project.parsed(display)
+        if parsed is None:
+            continue
+        try:
+            facts[display] = scan(parsed, with_entries=True)
+        except RecursionError:
+            prediction.notifications.append(Notification("limit", f"{display}: too complex to scan for entries"))
+            continue
+        for line, note in facts[display].notes:
+            prediction.notifications.append(Notification("limit", note, Level.NOTE, Location(display, line)))
+        if facts[display].entries or facts[display].config:
+            entry_modules.add(summary.module)
+    for display, summary in list(project.summaries.items()):
+        if display in facts or display not in prediction.texts:
+            continue
+        if any(target.split(".")[0] in {m.split(".")[-1] for m in entry_modules} or
+               any(target.startswith(m) for m in entry_modules) for target in summary.imports.values()):
+            parsed = project.parsed(display)
+            if parsed is not None:
+                try:
+                    facts[display] = scan(parsed, with_entries=False)
+                except RecursionError:
+                    continue
+    return facts
+
+
+def _configured_entries(project: Project, config: Config, prediction: Prediction) -> list[EntrySpec]:
+    """`--entry TARGET:Qual.name` and `assume-compiled = ["forward"]`."""
+    specs: list[EntrySpec] = []
+    for target in config.entry_points:
+        where, _, qual = target.rpartition(":")
+        summary = _module_for_target(project, config, where)
+        if summary is None or (qual not in summary.functions):
+            prediction.notifications.append(Notification("config", f"--entry {target}: no such function in the project"))
+            continue
+        parsed = project.parsed(summary.display)
+        if parsed is None:
+            continue
+        line = parsed.line(parsed.functions[qual]) if qual in parsed.functions else 1
+        is_method = "." in qual and qual.rpartition(".")[0] in summary.classes
+        specs.append(EntrySpec(summary.display, qual, "--entry", {}, line, via_module=is_method))
+    if "forward" in config.assume_compiled:
+        for display, summary in project.summaries.items():
+            if display not in prediction.texts:
+                continue
+            for qual, cls in summary.classes.items():
+                if "forward" in cls.methods and project.is_nn_module(summary, cls):
+                    parsed = project.parsed(display)
+                    if parsed is None or f"{qual}.forward" not in parsed.functions:
+                        continue
+                    line = parsed.line(parsed.functions[f"{qual}.forward"])
+                    specs.append(EntrySpec(display, f"{qual}.forward", "assume-compiled", {}, line, via_module=True))
+    return specs
+
+
+def _module_for_target(project: Project, config: Config, where: str) -> ModuleSummary | None:
+    if where.endswith((".py", ".pyi")) or "/" in where:
+        path = (config.root / where).resolve()
+        for summary in project.summaries.values():
+            if (config.root / summary.display).resolve() == path:
+                return summary
+        return None
+    found = project.split(where)
+    return found[0] if found and not found[1] else None
+
+
+def _settings(config: Config, spec: EntrySpec, facts: ModuleFacts | None) -> DynamoSettings:
+    known = {f.name for f in fields(DynamoSettings)}
+    changes: dict[str, Any] = {}
+    for key, value in (facts.config if facts else {}).items():
+        name = "recompile_limit" if key == "cache_size_limit" else key
+        if name in known and type(value) is type(getattr(config.dynamo, name)):
+            changes[name] = value
+    if spec.options.get("dynamic") in (True, False):
+        changes["dynamic"] = spec.options["dynamic"]
+    if spec.options.get("fullgraph") is True:
+        changes["fullgraph"] = True
+    return replace(config.dynamo, **changes)
+
+
+def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[str, ModuleFacts],
+                prediction: Prediction) -> None:
+    parsed = project.parsed(spec.display)
+    if parsed is None or spec.qualname not in parsed.functions:
+        return
+    fn = parsed.functions[spec.qualname]
+    entry = f"{spec.display}:{spec.qualname}"
+    settings = _settings(config, spec, facts.get(spec.display))
+    options = dict(spec.options)
+    marks = [m for m in (facts.get(spec.display).marks if spec.display in facts else [])]
+    if marks:
+        options["marks"] = [f"{kind}({arg}) at line {line}" for kind, arg, line in marks]
+    prediction.entries.append(EntryInfo(entry, Location(spec.display, spec.line if spec.how == "decorator" else
+                                                       parsed.line(fn)), spec.how, options))
+    calls = _call_sites(project, spec, facts)
+    walker = Walker(project, settings, entry, fn.name.value, FILE_BUDGET_S)
+    env = entry_env(walker, parsed, spec, fn, calls)
+    cls = f"{parsed.summary.module}.{spec.qualname.rpartition('.')[0]}" if "." in spec.qualname else None
+    act = Act(parsed, spec.qualname, env, cls=cls)
+    try:
+        result = walker.run(act, fn.body)
+    except TooComplex:
+        prediction.notifications.append(Notification(
+            "limit", f"{entry}: too complex to predict within the analyzer's budget; predictions for it are partial",
+            Level.WARNING, Location(spec.display, parsed.line(fn))))
+        result = None
+    except RecursionError:
+        prediction.notifications.append(Notification(
+            "limit", f"{entry}: nesting too deep to walk", Level.WARNING, Location(spec.display, parsed.line(fn))))
+        result = None
+    events = result.events if result else walker.events
+    events += predict_recompiles(project, spec, settings, events, calls, facts, entry)
+    prediction.events.extend(_dedupe(events))
+    graphs = result.graph_count if result else 0
+    breaks_count = result.graph_break_count if result else 0
+    prediction.events.append(Event(
+        Action.FRAME, Location(spec.display, parsed.line(fn)), entry, frame=fn.name.value,
+        confidence="medium" if result is None else "high",
+        detail={"graph_count": graphs, "graph_break_count": breaks_count,
+                "frame_skipped": bool(result and result.frame_skipped),
+                "compiles": 1 + sum(1 for e in events if e.action is Action.RECOMPILE)}))
+    for note in (result.notes if result else walker.notes)[:20]:
+        prediction.notifications.append(Notification("limit", f"{entry}: {note}", Level.NOTE))
+
+
+def _call_sites(project: Project, spec: EntrySpec, facts: dict[str, ModuleFacts]) -> list[Any]:
+    """Calls of the compiled callable, in this module and in modules importing it."""
+    sites = []
+    own = facts.get(spec.display)
+    module = project.summaries[spec.display].module
+    for display, fact in facts.items():
+        summary = project.summaries[display]
+        names = set(spec.callables) if display == spec.display else {
+            local for local, target in summary.imports.items()
+            if target.rpartition(".")[2] in spec.callables and module.endswith(target.rpartition(".")[0])}
+        for name in names:
+            sites += fact.calls.get(name, [])
+    if own is None:
+        return sites
+    return sorted(sites, key=lambda s: (s.display != spec.display, s.display, s.line, s.column))
+
+
+def _dedupe(events: list[Event]) -> list[Event]:
+    seen: set[tuple[Any, ...]] = set()
+    out = []
+    for event in events:
+        key = (event.key, event.frame, event.guard_kind, event.location if event.action is Action.RECOMPILE else None)
+        if key not in seen:
+            seen.add(key)
+            out.append(event)
+    return out
+
+
+__all__ = ["analyze", "parse_error_location", "Parsed"]

@@ -1,0 +1,321 @@
+"""Entry discovery: which functions torch.compile will trace, with which options.
+
+Resolved through imports and aliases by LibCST's QualifiedNameProvider (so
+`from torch import compile as tc` counts and a local function named `compile`
+does not). Also collected here, for the recompile analysis: the call sites of
+each compiled callable, the places that assign attributes and globals, and the
+module's own `torch._dynamo.config` assignments."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, QualifiedNameProvider
+
+from vtlint.analyzer import values as V
+from vtlint.analyzer.index import Parsed
+from vtlint.analyzer.summary import dotted, literal, resolve
+from vtlint.analyzer.values import Value
+
+COMPILE = {"torch.compile"}
+OPTIMIZE = {"torch._dynamo.optimize"}
+CONFIG_PREFIXES = ("torch._dynamo.config.", "torch.compiler.config.", "torch._inductor.config.")
+MARK = {"torch._dynamo.mark_dynamic": "mark_dynamic", "torch._dynamo.mark_static": "mark_static",
+        "torch._dynamo.maybe_mark_dynamic": "mark_dynamic"}
+OPTION_NAMES = ("fullgraph", "dynamic", "backend", "mode")
+
+
+@dataclass
+class Site:
+    """A place in the project with the values written there."""
+
+    display: str
+    line: int
+    column: int
+    args: list[Value] = field(default_factory=list)
+    kwargs: dict[str, Value] = field(default_factory=dict)
+    in_loop: bool = False  # inside a for/while in the caller
+    loop_vars: frozenset[str] = frozenset()
+    text: str = ""
+
+
+@dataclass
+class EntrySpec:
+    display: str
+    qualname: str  # the function Dynamo traces: `f`, `StepCounter.forward`
+    how: str
+    options: dict[str, Any]
+    line: int
+    callables: set[str] = field(default_factory=set)  # local names bound to the compiled callable
+    calls: list[Site] = field(default_factory=list)
+    via_module: bool = False  # compiled as an nn.Module: `self` is L['self']
+
+
+@dataclass
+class Mutation:
+    """An assignment to a global or an attribute chain: `cfg.scale = 5`, `self.step += 1`."""
+
+    target: str  # resolved dotted chain: `examples.seed.cfg.scale`, or `self.step` with `cls`
+    site: Site
+    value: Value
+    function: str | None  # the enclosing function's qualname
+    cls: str | None  # the enclosing class, for `self.` targets
+    augmented: bool = False
+
+
+@dataclass
+class ModuleFacts:
+    entries: list[EntrySpec] = field(default_factory=list)
+    mutations: list[Mutation] = field(default_factory=list)
+    calls: dict[str, list[Site]] = field(default_factory=dict)  # callee name as written -> sites
+    config: dict[str, Any] = field(default_factory=dict)  # torch._dynamo.config overrides
+    marks: list[tuple[str, str, int]] = field(default_factory=list)  # (mark_dynamic, arg, line)
+    notes: list[tuple[int, str]] = field(default_factory=list)
+
+
+def _options(call: cst.Call, imports: dict[str, str], positional: tuple[str, ...] = ()) -> dict[str, Any]:
+    found: dict[str, Any] = {}
+    for i, arg in enumerate(call.args):
+        name = arg.keyword.value if arg.keyword else (positional[i] if i < len(positional) else None)
+        if name in OPTION_NAMES:
+            lit = literal(arg.value, imports)
+            found[name] = lit.value if lit.kind == V.CONST else (lit.ref or "<dynamic>")
+    return found
+
+
+class _Scanner(cst.CSTVisitor):
+    METADATA_DEPENDENCIES = (QualifiedNameProvider,)
+
+    def __init__(self, parsed: Parsed, with_entries: bool) -> None:
+        super().__init__()
+        self.p = parsed
+        self.s = parsed.summary
+        self.with_entries = with_entries
+        self.facts = ModuleFacts()
+        self.stack: list[tuple[str, str]] = []  # (name, kind)
+        self.loops: list[frozenset[str]] = []
+        self.local_bindings: list[dict[str, cst.BaseExpression]] = [{}]
+
+    # helpers -----------------------------------------------------------------
+    def qnames(self, node: cst.CSTNode) -> set[str]:
+        if not self.with_entries:
+            name = dotted(node) if isinstance(node, cst.BaseExpression) else None
+            return {resolve(name, self.s.imports)} if name else set()
+        return {q.name for q in self.get_metadata(QualifiedNameProvider, node, set())}
+
+    def qual(self, name: str) -> str:
+        parts: list[str] = []
+        for outer, kind in self.stack:
+            parts += [outer, "<locals>"] if kind == "function" else [outer]
+        return ".".join([*parts, name])
+
+    def site(self, node: cst.CSTNode, args: list[Value] | None = None, kwargs: dict[str, Value] | None = None) -> Site:
+        line, col, _, _ = self.p.span(node)
+        loop_vars = frozenset().union(*self.loops) if self.loops else frozenset()
+        return Site(self.s.display, line, col, args or [], kwargs or {}, bool(self.loops), loop_vars)
+
+    def enclosing_function(self) -> str | None:
+        names = [n for n, k in self.stack]
+        return ".".join(names) if self.stack and self.stack[-1][1] == "function" else None
+
+    def enclosing_class(self) -> str | None:
+        for i in range(len(self.stack) - 1, -1, -1):
+            if self.stack[i][1] == "class":
+                return ".".join(n for n, _ in self.stack[: i + 1])
+        return None
+
+    def value_of(self, expr: cst.BaseExpression) -> Value:
+        """A call argument's abstract value, looking through simple local bindings."""
+        lit = literal(expr, self.s.imports)
+        if lit.kind == V.NAME and isinstance(expr, cst.Name):
+            bound = self.local_bindings[-1].get(expr.value)
+            if expr.value in (frozenset().union(*self.loops) if self.loops else ()):
+                return V.unknown("medium").with_(ref=f"loop:{expr.value}")
+            if bound is not None:
+                return self.value_of(bound)
+        if lit.kind == V.CALL and lit.ref and lit.ref.startswith("torch.") and lit.ref.split(".")[-1][:1].islower():
+            return Value(V.TENSOR)
+        return lit
+
+    # scopes ------------------------------------------------------------------
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        if self.with_entries:
+            for dec in node.decorators:
+                self._decorator(node, dec)
+        self.stack.append((node.name.value, "function"))
+        self.local_bindings.append({})
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.stack.pop()
+        self.local_bindings.pop()
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.stack.append((node.name.value, "class"))
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.stack.pop()
+
+    def visit_For(self, node: cst.For) -> None:
+        targets = {n.value for n in _names(node.target)}
+        self.loops.append(frozenset(targets))
+
+    def leave_For(self, original_node: cst.For) -> None:
+        self.loops.pop()
+
+    def visit_While(self, node: cst.While) -> None:
+        self.loops.append(frozenset())
+
+    def leave_While(self, original_node: cst.While) -> None:
+        self.loops.pop()
+
+    # entries -----------------------------------------------------------------
+    def _decorator(self, fn: cst.FunctionDef, dec: cst.Decorator) -> None:
+        target = dec.decorator
+        call = target if isinstance(target, cst.Call) else None
+        names = self.qnames(call.func if call else target)
+        if call is not None and isinstance(call.func, cst.Call):  # @torch._dynamo.optimize("eager")
+            names = self.qnames(call.func.func)
+        options: dict[str, Any] = {}
+        if names & COMPILE:
+            options = _options(call, self.s.imports) if call else {}
+        elif names & OPTIMIZE and call is not None:
+            options = _options(call, self.s.imports, ("backend",))
+        else:
+            return
+        qual = self.qual(fn.name.value)
+        entry = EntrySpec(self.s.display, qual, "decorator", options, self.p.line(fn))
+        entry.callables.add(fn.name.value)
+        self.facts.entries.append(entry)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        names = self.qnames(node.func)
+        if self.with_entries:
+            if names & COMPILE and node.args and not node.args[0].keyword:
+                self._compile_call(node, node.args[0].value, _options(node, self.s.imports))
+            elif isinstance(node.func, cst.Call) and self.qnames(node.func.func) & OPTIMIZE and node.args:
+                self._compile_call(node, node.args[0].value, _options(node.func, self.s.imports, ("backend",)))
+            elif isinstance(node.func, cst.Attribute) and node.func.attr.value == "compile" and not names & COMPILE:
+                self._module_compile(node)
+        for name in names:
+            if name in MARK and node.args:
+                self.facts.marks.append((MARK[name], self.p.module.code_for_node(node.args[0].value), self.p.line(node)))
+        callee = dotted(node.func)
+        if callee is not None:
+            args = [self.value_of(a.value) for a in node.args if not a.keyword and not a.star]
+            kwargs = {a.keyword.value: self.value_of(a.value) for a in node.args if a.keyword}
+            site = self.site(node, args, kwargs)
+            site.text = callee
+            self.facts.calls.setdefault(callee, []).append(site)
+
+    def _compile_call(self, call: cst.Call, target: cst.BaseExpression, options: dict[str, Any]) -> None:
+        qual, how, via_module = self._compiled_target(target)
+        if qual is None:
+            self.facts.notes.append((self.p.line(call), "torch.compile of a value the static pass cannot resolve"))
+            return
+        entry = EntrySpec(self.s.display, qual, how, options, self.p.line(call), via_module=via_module)
+        parent = self._assigned_name(call)
+        if parent:
+            entry.callables.add(parent)
+        self.facts.entries.append(entry)
+
+    def _compiled_target(self, target: cst.BaseExpression) -> tuple[str | None, str, bool]:
+        """f -> `f`; SomeModule(...) or a name bound to it -> `SomeModule.forward`."""
+        if isinstance(target, cst.Call):
+            cls = dotted(target.func)
+            if cls and cls in self.s.classes:
+                return f"{cls}.forward", "call", True
+            return None, "call", False
+        name = dotted(target)
+        if name is None:
+            return None, "call", False
+        if name in self.s.functions:
+            return name, "call", False
+        local = self.qual(name)
+        if local in self.s.functions:
+            return local, "call", False
+        bound = self.local_bindings[-1].get(name) or self.local_bindings[0].get(name)
+        if isinstance(bound, cst.Call):
+            return self._compiled_target(bound)
+        return None, "call", False
+
+    def _module_compile(self, call: cst.Call) -> None:
+        """`model.compile()` on an instance of a project nn.Module."""
+        assert isinstance(call.func, cst.Attribute)
+        owner = call.func.value
+        if isinstance(owner, cst.Name):
+            bound = self.local_bindings[-1].get(owner.value) or self.local_bindings[0].get(owner.value)
+            if isinstance(bound, cst.Call):
+                cls = dotted(bound.func)
+                if cls and cls in self.s.classes:
+                    entry = EntrySpec(self.s.display, f"{cls}.forward", "module.compile",
+                                      _options(call, self.s.imports), self.p.line(call), via_module=True)
+                    entry.callables.add(owner.value)
+                    self.facts.entries.append(entry)
+
+    def _assigned_name(self, call: cst.Call) -> str | None:
+        return self._pending_assign if getattr(self, "_pending_value", None) is call else None
+
+    # assignments -------------------------------------------------------------
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._pending_value = node.value
+        self._pending_assign = None
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                self._pending_assign = target.target.value
+                self.local_bindings[-1][target.target.value] = node.value
+            self._mutation(target.target, node.value, node, augmented=False)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self._mutation(node.target, node.value, node, augmented=True)
+
+    def _mutation(self, target: cst.BaseExpression, value: cst.BaseExpression, node: cst.CSTNode, augmented: bool) -> None:
+        chain = dotted(target)
+        if chain is None:
+            return
+        func = self.enclosing_function()
+        head, _, rest = chain.partition(".")
+        if not self.stack:
+            if not rest:
+                if any(chain.startswith(p) for p in CONFIG_PREFIXES):
+                    return
+                # module level: a rebinding matters only when it happens twice
+                if chain not in self.s.reassigned:
+                    return
+            names = self.qnames(target)
+            config = next((n for n in names if n.startswith(CONFIG_PREFIXES)), None)
+            if config is not None:
+                lit = literal(value, self.s.imports)
+                self.facts.config[config.rpartition(".")[2]] = lit.value if lit.kind == V.CONST else V.MISSING
+                return
+        if head == "self" and rest:
+            resolved = chain
+        elif not rest and func is not None:
+            return  # a local variable
+        else:
+            resolved = resolve(chain, self.s.imports)
+            if head in self.s.globals or head in self.s.classes:
+                resolved = f"{self.s.module}.{chain}"
+        lit = literal(value, self.s.imports)
+        self.facts.mutations.append(
+            Mutation(resolved, self.site(node), lit, func, self.enclosing_class(), augmented)
+        )
+
+
+def _names(node: cst.BaseExpression) -> list[cst.Name]:
+    if isinstance(node, cst.Name):
+        return [node]
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return [n for e in node.elements for n in _names(e.value)]
+    return []
+
+
+def scan(parsed: Parsed, with_entries: bool) -> ModuleFacts:
+    """Entries (with QualifiedNameProvider) and sites of one module."""
+    scanner = _Scanner(parsed, with_entries)
+    if with_entries:
+        MetadataWrapper(parsed.module, unsafe_skip_copy=True).visit(scanner)
+    else:
+        parsed.module.visit(scanner)
+    return scanner.facts

@@ -1,0 +1,197 @@
+"""The project as the walk sees it: every module's summary, dotted-name lookup
+across modules (and into installed packages, read from disk, never imported),
+and the parsed trees with positions of the modules the walk enters."""
+
+from __future__ import annotations
+
+import sys
+import sysconfig
+from dataclasses import dataclass
+from pathlib import Path
+
+import libcst as cst
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+
+from vtlint.analyzer.summary import ClassSummary, FunctionSummary, ModuleSummary, summarize
+
+# Packages whose functions trace_rules decides on (graph nodes, skips): never inlined from source.
+NOT_INLINED_ROOTS = ("torch", "builtins", "typing", "functools", "itertools", "collections", "abc", "enum", "dataclasses")
+
+
+@dataclass
+class Parsed:
+    """A module the walk enters: its tree, the positions of its nodes, its defs."""
+
+    summary: ModuleSummary
+    module: cst.Module
+    positions: dict[cst.CSTNode, CodeRange]
+    functions: dict[str, cst.FunctionDef]
+    classes: dict[str, cst.ClassDef]
+
+    def line(self, node: cst.CSTNode) -> int:
+        pos = self.positions.get(node)
+        return pos.start.line if pos else 1
+
+    def span(self, node: cst.CSTNode) -> tuple[int, int, int, int]:
+        pos = self.positions.get(node)
+        if pos is None:
+            return (1, 1, 1, 1)
+        return (pos.start.line, pos.start.column + 1, pos.end.line, pos.end.column + 1)
+
+
+class _Defs(cst.CSTVisitor):
+    """Function and class nodes by qualified name (same naming as the summary)."""
+
+    def __init__(self) -> None:
+        self.stack: list[tuple[str, str]] = []
+        self.functions: dict[str, cst.FunctionDef] = {}
+        self.classes: dict[str, cst.ClassDef] = {}
+
+    def _qual(self, name: str) -> str:
+        parts: list[str] = []
+        for outer, kind in self.stack:
+            parts += [outer, "<locals>"] if kind == "function" else [outer]
+        return ".".join([*parts, name])
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.functions.setdefault(self._qual(node.name.value), node)
+        self.stack.append((node.name.value, "function"))
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.stack.pop()
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        self.classes.setdefault(self._qual(node.name.value), node)
+        self.stack.append((node.name.value, "class"))
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.stack.pop()
+
+
+def parse_with_positions(summary: ModuleSummary, text: str, module: cst.Module | None = None) -> Parsed:
+    module = module if module is not None else cst.parse_module(text)
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    positions = dict(wrapper.resolve(PositionProvider))
+    defs = _Defs()
+    module.visit(defs)
+    return Parsed(summary, module, positions, defs.functions, defs.classes)
+
+
+def _library_roots() -> list[Path]:
+    roots = [Path(p) for p in sys.path if p and Path(p).is_dir() and "site-packages" in p]
+    purelib = sysconfig.get_paths().get("purelib")
+    if purelib and Path(purelib).is_dir() and Path(purelib) not in roots:
+        roots.append(Path(purelib))
+    return roots
+
+
+class Project:
+    def __init__(self, summaries: list[ModuleSummary], texts: dict[str, str]) -> None:
+        self.summaries = {s.display: s for s in summaries}
+        self.texts = texts
+        self.by_module: dict[str, ModuleSummary] = {}
+        for summary in summaries:
+            parts = summary.module.split(".")
+            # `import seed` from a script beside it, or the full dotted path from the root
+            for i in range(len(parts)):
+                self.by_module.setdefault(".".join(parts[i:]), summary)
+        self._parsed: dict[str, Parsed | None] = {}
+        self._library: dict[str, ModuleSummary | None] = {}
+        self.library_roots = _library_roots()
+
+    def parsed(self, display: str) -> Parsed | None:
+        if display not in self._parsed:
+            summary = self.summaries.get(display)
+            text = self.texts.get(display)
+            try:
+                self._parsed[display] = parse_with_positions(summary, text) if summary and text is not None else None
+            except (cst.ParserSyntaxError, RecursionError):
+                self._parsed[display] = None
+        return self._parsed[display]
+
+    def adopt(self, parsed: Parsed) -> None:
+        self._parsed[parsed.summary.display] = parsed
+
+    # dotted-name lookup ------------------------------------------------------
+    def split(self, dotted_name: str) -> tuple[ModuleSummary, str] | None:
+        """`examples.seed.Config.scale` -> (summary of examples/seed.py, "Config.scale")."""
+        parts = dotted_name.split(".")
+        for cut in range(len(parts), 0, -1):
+            summary = self.by_module.get(".".join(parts[:cut])) or self._library_module(parts[:cut])
+            if summary is not None:
+                return summary, ".".join(parts[cut:])
+        return None
+
+    def _library_module(self, parts: list[str]) -> ModuleSummary | None:
+        """An installed package's module, summarised from its source on disk."""
+        if not parts or parts[0] in NOT_INLINED_ROOTS or parts[0] in sys.stdlib_module_names:
+            return None
+        name = ".".join(parts)
+        if name in self._library:
+            return self._library[name]
+        found: ModuleSummary | None = None
+        for root in self.library_roots:
+            for candidate in (root.joinpath(*parts).with_suffix(".py"), root.joinpath(*parts, "__init__.py")):
+                if candidate.is_file():
+                    found = self._load_library(candidate, name)
+                    break
+            if found:
+                break
+        self._library[name] = found
+        return found
+
+    def _load_library(self, path: Path, name: str) -> ModuleSummary | None:
+        try:
+            text = path.read_text(encoding="utf-8")
+            module = cst.parse_module(text)
+        except (OSError, UnicodeDecodeError, cst.ParserSyntaxError, RecursionError):
+            return None
+        display = path.as_posix()
+        summary = summarize(module, display, text)
+        summary.module = name
+        self.texts[display] = text
+        self.summaries.setdefault(display, summary)
+        self._parsed[display] = parse_with_positions(summary, text, module)
+        return summary
+
+    def function(self, dotted_name: str) -> tuple[ModuleSummary, FunctionSummary] | None:
+        found = self.split(dotted_name)
+        if found and found[1] in found[0].functions:
+            return found[0], found[0].functions[found[1]]
+        return None
+
+    def klass(self, dotted_name: str) -> tuple[ModuleSummary, ClassSummary] | None:
+        found = self.split(dotted_name)
+        if found and found[1] in found[0].classes:
+            return found[0], found[0].classes[found[1]]
+        return None
+
+    def mro(self, summary: ModuleSummary, cls: ClassSummary, depth: int = 0) -> list[tuple[ModuleSummary, ClassSummary]]:
+        """The class and its project-local bases, depth first (enough for attribute lookup)."""
+        chain = [(summary, cls)]
+        if depth > 20:
+            return chain
+        for base in cls.bases:
+            found = self.klass(self.qualify(summary, base))
+            if found and found[1] is not cls:
+                chain += self.mro(found[0], found[1], depth + 1)
+        return chain
+
+    def external_bases(self, summary: ModuleSummary, cls: ClassSummary) -> list[str]:
+        """Dotted names of the bases outside the project (e.g. torch.nn.Module)."""
+        out = []
+        for mod, c in self.mro(summary, cls):
+            for base in c.bases:
+                if self.klass(self.qualify(mod, base)) is None:
+                    out.append(base)
+        return out
+
+    def is_nn_module(self, summary: ModuleSummary, cls: ClassSummary) -> bool:
+        return any(b.startswith("torch.nn") or b in ("nn.Module", "Module") for b in self.external_bases(summary, cls))
+
+    def qualify(self, summary: ModuleSummary, name: str) -> str:
+        """A name as written in `summary` (already import-resolved) -> a project-wide dotted name."""
+        head = name.split(".")[0]
+        if head in summary.functions or head in summary.classes or head in summary.globals:
+            return f"{summary.module}.{name}" if summary.module else name
+        return name

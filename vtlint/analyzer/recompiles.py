@@ -1,0 +1,184 @@
+"""Recompile hazards: guards the project visibly makes fail.
+
+A value guard (`EQUALS_MATCH: L['n'] == 3`) fails when a later call passes a
+different value, when code assigns the global or attribute it reads, or when
+`forward` itself bumps an nn.Module int attribute. What follows depends on the
+value: ints and floats recompile once and then become dynamic (automatic
+dynamic shapes); bools, strings and nn.Module int attributes recompile for
+every new value until the recompile limit, after which Dynamo runs the frame
+eagerly."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from vtlint.analyzer import values as V
+from vtlint.analyzer.entries import EntrySpec, ModuleFacts, Mutation, Site
+from vtlint.analyzer.index import Project
+from vtlint.analyzer.values import Value
+from vtlint.config import DynamoSettings
+from vtlint.findings import Location, Related
+from vtlint.trace import Action, Event
+
+VALUE_GUARDS = ("EQUALS_MATCH", "TRUE_MATCH", "FALSE_MATCH")
+_PATH = re.compile(r"\[(\d+|'[^']*')\]|\.(\w+)")
+
+
+def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettings, events: list[Event],
+                       calls: list[Site], facts: dict[str, ModuleFacts], entry: str) -> list[Event]:
+    out: list[Event] = []
+    parsed = project.parsed(spec.display)
+    if parsed is None:
+        return out
+    fn = parsed.functions[spec.qualname]
+    params = [p.name.value for p in [*fn.params.posonly_params, *fn.params.params]]
+    if "." in spec.qualname and spec.qualname.rpartition(".")[0] in parsed.summary.classes and params:
+        params = params[1:]
+    defaults = {p.name.value: p.default for p in [*fn.params.params, *fn.params.kwonly_params] if p.default is not None}
+    mutations = [m for f in facts.values() for m in f.mutations]
+    for wrap in events:
+        if wrap.action is not Action.WRAP or wrap.guard_kind not in VALUE_GUARDS or not wrap.source:
+            continue
+        root, path = _split_source(wrap.source)
+        if root is None:
+            continue
+        kind, name = root
+        if kind == "L" and name == "self" and path and wrap.detail.get("nn_module_attribute"):
+            out += _module_attribute(spec, settings, wrap, path, mutations, project, entry)
+        elif kind == "L" and name in params and calls:
+            out += _changed_arguments(wrap, calls, params.index(name), name, path, settings, entry)
+        if kind == "G" or (kind == "L" and name in defaults and not path == []):
+            out += _mutated_globals(project, spec, wrap, kind, name, path, defaults, mutations, entry, settings)
+    return out
+
+
+def _split_source(source: str) -> tuple[tuple[str, str] | None, list[Any]]:
+    match = re.match(r"([LG])\[(?:'([^']*)')\]", source)
+    if not match:
+        return None, []
+    rest = source[match.end():]
+    path: list[Any] = []
+    for index, attr in _PATH.findall(rest):
+        path.append(attr if attr else (int(index) if index.isdigit() else index.strip("'")))
+    return (match.group(1), match.group(2)), path
+
+
+def _event(wrap: Event, site: Site | Location, entry: str, why: str, remedy: str, detail: dict[str, Any],
+           related: list[Related]) -> Event:
+    location = site if isinstance(site, Location) else Location(site.display, site.line, site.column)
+    return Event(Action.RECOMPILE, location, entry, frame=wrap.frame, source=wrap.source,
+                 variable_tracker=wrap.variable_tracker, guard_kind=wrap.guard_kind, guard=wrap.guard,
+                 value=wrap.value, confidence=wrap.confidence,
+                 related=(Related(wrap.location, f"guarded here: {wrap.guard or wrap.source}"), *related),
+                 detail={"reason": why, "remedy": remedy, **detail})
+
+
+def _follow(value: Value | None, path: list[Any]) -> Value | None:
+    for step in path:
+        if value is None:
+            return None
+        if isinstance(step, int) and value.kind in (V.LIST, V.TUPLE) and value.items is not None:
+            value = value.items[step] if step < len(value.items) else None
+        elif value.kind == V.DICT and value.keys is not None and value.items is not None and step in value.keys:
+            value = value.items[value.keys.index(step)]
+        else:
+            return None
+    return value
+
+
+def _changed_arguments(wrap: Event, calls: list[Site], index: int, name: str, path: list[Any],
+                       settings: DynamoSettings, entry: str) -> list[Event]:
+    """`g(x, 4, ...)` after `g(x, 3, ...)`, or an argument that is a loop variable."""
+    first = calls[0]
+    base = _follow(first.kwargs.get(name) or (first.args[index] if index < len(first.args) else None), path)
+    if base is None:
+        return []
+    for site in calls[1:] + ([first] if first.in_loop else []):
+        arg = site.kwargs.get(name) or (site.args[index] if index < len(site.args) else None)
+        current = _follow(arg, path)
+        changes_in_loop = current is not None and (current.ref or "").startswith("loop:")
+        differs = (current is not None and current.kind == V.CONST and base.kind == V.CONST and current.known
+                   and base.known and (current.value != base.value or type(current.value) is not type(base.value)))
+        if not (differs or changes_in_loop):
+            continue
+        why, remedy, once = _consequence(base, settings, wrap.source or name)
+        new = f"{current.value!r}" if differs and current is not None else "a new value each iteration"
+        return [_event(wrap, site, entry, f"called with {new}: {wrap.guard or wrap.source} fails; {why}", remedy,
+                       {"changed_value": new, "once": once}, [])]
+    return []
+
+
+def _consequence(value: Value, settings: DynamoSettings, source: str) -> tuple[str, str, bool]:
+    pytype = value.pytype
+    if pytype in ("int", "float") and settings.automatic_dynamic_shapes:
+        sym = "SymInt" if pytype == "int" else "SymFloat"
+        return (f"Dynamo recompiles once, then automatic dynamic turns {source} into a {sym} guarded only by its type",
+                f"pass it as a tensor, compile with dynamic=True, or mark it dynamic (torch._dynamo.mark_dynamic "
+                f"for tensor sizes) so the first graph is already general", True)
+    return (f"every distinct value compiles a new graph, up to recompile_limit ({settings.recompile_limit}), "
+            "then Dynamo runs the frame eagerly",
+            "branch on it outside the compiled function, or pass a tensor", False)
+
+
+def _mutated_globals(project: Project, spec: EntrySpec, wrap: Event, kind: str, name: str, path: list[Any],
+                     defaults: dict[str, Any], mutations: list[Mutation], entry: str,
+                     settings: DynamoSettings) -> list[Event]:
+    """`cfg.scale = 5` where the entry reads G['cfg'].scale (or L['cfg'].scale through a default)."""
+    summary = project.summaries[spec.display]
+    root = name
+    if kind == "L":
+        default = defaults[name]
+        from vtlint.analyzer.summary import dotted
+
+        spelled = dotted(default)
+        if spelled is None or spelled.split(".")[0] not in summary.globals:
+            return []
+        root = spelled
+    attrs = [str(p) for p in path if isinstance(p, str)]
+    if len(attrs) != len(path):
+        return []
+    wanted = project.split(".".join([summary.module, root, *attrs]) if summary.module else ".".join([root, *attrs]))
+    out: list[Event] = []
+    for mutation in mutations:
+        if mutation.target.startswith("self."):
+            continue
+        found = project.split(mutation.target)
+        if found is None or wanted is None or (found[0].display, found[1]) != (wanted[0].display, wanted[1]):
+            continue
+        detail: dict[str, Any] = {"assigned": repr(mutation.value.value) if mutation.value.known else None}
+        if wrap.detail.get("raw_source"):
+            detail["raw_source"] = wrap.detail["raw_source"]
+        new = repr(mutation.value.value) if mutation.value.known else "a new value"
+        remedy = "keep it constant while the compiled function runs, or pass it as an argument (a tensor stays dynamic)"
+        out.append(_event(wrap, mutation.site, entry,
+                          f"assigns {new} to the value Dynamo baked as {wrap.value}: {wrap.guard or wrap.source} "
+                          "fails on the next call and the frame recompiles", remedy, detail, []))
+    return out
+
+
+def _module_attribute(spec: EntrySpec, settings: DynamoSettings, wrap: Event, path: list[Any],
+                      mutations: list[Mutation], project: Project, entry: str) -> list[Event]:
+    """`self.step += 1`: nn.Module int attributes stay static, so each new value recompiles."""
+    summary = project.summaries[spec.display]
+    owner = spec.qualname.rpartition(".")[0]
+    cls = summary.classes.get(owner)
+    if cls is None or len(path) != 1:
+        return []
+    classes = {c.qualname for _, c in project.mro(summary, cls)}
+    out = []
+    for mutation in mutations:
+        if mutation.target != f"self.{path[0]}" or (mutation.cls or "") not in classes:
+            continue
+        if (mutation.function or "").endswith(".__init__"):
+            continue
+        in_forward = mutation.function == spec.qualname
+        limit = settings.recompile_limit
+        why = (f"{wrap.source} is an int attribute of an nn.Module, which torch.compile treats as static: "
+               + (f"this assignment changes it on every call, so every call recompiles until recompile_limit "
+                  f"({limit}) is hit, then Dynamo falls back to eager for this frame"
+                  if in_forward else "each new value recompiles the frame"))
+        remedy = ("set torch._dynamo.config.allow_unspec_int_on_nn_module = True, or keep the counter in a tensor "
+                  "buffer (self.register_buffer('step', torch.zeros((), dtype=torch.long)))")
+        out.append(_event(wrap, mutation.site, entry, why, remedy, {"every_call": in_forward}, []))
+    return out

@@ -1,0 +1,97 @@
+"""The entry frame's locals as Dynamo first sees them: each argument wrapped with
+its LocalSource `L['name']`, its kind inferred from the first call site the
+project shows (`g(x, 3, [1, 2])`), else from its default, else unknown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from vtlint.analyzer import values as V
+from vtlint.analyzer.entries import EntrySpec, Site
+from vtlint.analyzer.index import Parsed
+from vtlint.analyzer.summary import literal
+from vtlint.analyzer.values import Value
+from vtlint.analyzer.walk import Walker, is_tensor_only_attribute
+
+
+def entry_params(fn: cst.FunctionDef) -> list[cst.Param]:
+    return [*fn.params.posonly_params, *fn.params.params]
+
+
+def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionDef, calls: list[Site]) -> dict[str, Value]:
+    env: dict[str, Value] = {}
+    params = entry_params(fn)
+    summary = parsed.summary
+    owner = spec.qualname.rpartition(".")[0]
+    if params and owner in summary.classes:
+        cls = summary.classes[owner]
+        ref = f"{summary.module}.{owner}" if summary.module else owner
+        kind = V.NN_MODULE if walker.project.is_nn_module(summary, cls) else V.OBJECT
+        env[params[0].name.value] = Value(kind, source=f"L[{params[0].name.value!r}]", ref=ref,
+                                          attrs=walker.instance_attrs(summary, cls))
+        params = params[1:]
+    first = calls[0] if calls else None
+    tensors = _used_as_tensors(fn, walker)
+    caller = walker.project.summaries.get(first.display) if first else None
+    for index, param in enumerate(params):
+        name = param.name.value
+        source = f"L[{name!r}]"
+        seen = _site_value(first, index, name)
+        if seen is not None and caller is not None and seen.kind != V.UNKNOWN:
+            env[name] = walker.materialize(seen, caller, source, None).with_(confidence="high")
+        elif param.default is not None:
+            default = walker.materialize(literal(param.default, summary.imports), summary, source, None)
+            env[name] = default.with_(confidence="high" if seen is None else "medium")
+        elif name in tensors:
+            env[name] = Value(V.TENSOR, source=source, confidence="medium")
+        else:
+            env[name] = Value(V.UNKNOWN, source=source, confidence="low")
+    for param in fn.params.kwonly_params:
+        name = param.name.value
+        seen = _site_value(first, -1, name)
+        if seen is not None and caller is not None and seen.kind != V.UNKNOWN:
+            env[name] = walker.materialize(seen, caller, f"L[{name!r}]", None)
+        elif param.default is not None:
+            env[name] = walker.materialize(literal(param.default, summary.imports), summary, f"L[{name!r}]", None)
+        else:
+            env[name] = Value(V.UNKNOWN, source=f"L[{name!r}]", confidence="low")
+    if isinstance(fn.params.star_arg, cst.Param):
+        env[fn.params.star_arg.name.value] = Value(V.TUPLE, source=f"L[{fn.params.star_arg.name.value!r}]")
+    if fn.params.star_kwarg is not None:
+        env[fn.params.star_kwarg.name.value] = Value(V.DICT, source=f"L[{fn.params.star_kwarg.name.value!r}]")
+    return env
+
+
+class _TensorUse(cst.CSTVisitor):
+    """Names used as the receiver of a method only tensors have (`x.sum()`, `x.view(...)`)."""
+
+    def __init__(self, walker: Walker) -> None:
+        self.walker = walker
+        self.found: set[str] = set()
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if isinstance(node.value, cst.Name) and is_tensor_only_attribute(node.attr.value, self.walker.settings):
+            self.found.add(node.value.value)
+
+
+def _used_as_tensors(fn: cst.FunctionDef, walker: Walker) -> set[str]:
+    visitor = _TensorUse(walker)
+    fn.body.visit(visitor)
+    return visitor.found
+
+
+def _site_value(site: Site | None, index: int, name: str) -> Value | None:
+    if site is None:
+        return None
+    if name in site.kwargs:
+        return site.kwargs[name]
+    if 0 <= index < len(site.args):
+        return site.args[index]
+    return None
+
+
+def site_value(site: Site, params: list[str], name: str) -> Any:
+    """The value a call site passes for parameter `name` (public for the recompile pass)."""
+    return _site_value(site, params.index(name) if name in params else -1, name)

@@ -1,0 +1,295 @@
+"""One pass over a parsed module: what other modules need to know about it.
+
+The summary is plain data (cached per content hash, built in worker processes):
+imports, functions, classes with the attributes their bodies and `__init__`
+assign, module-level constants, and a flag saying whether the module mentions
+anything that can create a compiled entry. No positions are computed here
+(LibCST's PositionProvider costs more than parsing); the walk resolves them for
+the few modules it enters."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from vtlint.analyzer import values as V
+from vtlint.analyzer.values import Value
+
+# Words without which a module cannot create a compiled entry or change Dynamo's config.
+ENTRY_HINTS = ("compile", "optimize", "_dynamo", "mark_dynamic", "forward")
+
+
+@dataclass
+class FunctionSummary:
+    qualname: str
+    params: list[str]
+    defaults: dict[str, Value]
+    decorators: list[str]
+    vararg: str | None = None
+    kwarg: str | None = None
+
+
+@dataclass
+class ClassSummary:
+    qualname: str
+    bases: list[str]  # dotted names as resolved through imports
+    class_attrs: dict[str, Value] = field(default_factory=dict)
+    init_attrs: dict[str, Value] = field(default_factory=dict)
+    methods: list[str] = field(default_factory=list)
+    decorators: list[str] = field(default_factory=list)
+    metaclass: str | None = None
+
+
+@dataclass
+class ModuleSummary:
+    display: str
+    module: str  # dotted module name relative to the project root
+    imports: dict[str, str] = field(default_factory=dict)  # local name -> dotted
+    functions: dict[str, FunctionSummary] = field(default_factory=dict)
+    classes: dict[str, ClassSummary] = field(default_factory=dict)
+    globals: dict[str, Value] = field(default_factory=dict)
+    reassigned: set[str] = field(default_factory=set)  # globals assigned more than once
+    star_imports: list[str] = field(default_factory=list)
+    dynamic_features: list[str] = field(default_factory=list)  # exec, eval, setattr, globals()
+    has_hints: bool = False
+
+
+def dotted(node: cst.BaseExpression) -> str | None:
+    """`torch.nn.Linear` as a string, or None for anything but names and attributes."""
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute):
+        base = dotted(node.value)
+        return f"{base}.{node.attr.value}" if base else None
+    return None
+
+
+def resolve(name: str, imports: dict[str, str]) -> str:
+    """A dotted name as spelled, rewritten through the module's import aliases."""
+    head, _, rest = name.partition(".")
+    target = imports.get(head)
+    if target is None:
+        return name
+    return f"{target}.{rest}" if rest else target
+
+
+def module_name(display: str) -> str:
+    parts = display.removesuffix(".pyi").removesuffix(".py").split("/")
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(p for p in parts if p not in ("", ".", ".."))
+
+
+def literal(node: cst.BaseExpression, imports: dict[str, str]) -> Value:
+    """The abstract value of an expression written at module or class level."""
+    if isinstance(node, cst.Integer):
+        return V.const(int(node.value.replace("_", ""), 0))
+    if isinstance(node, cst.Float):
+        return V.const(float(node.value.replace("_", "")))
+    if isinstance(node, cst.SimpleString):
+        try:
+            return V.const(node.evaluated_value)
+        except Exception:  # noqa: BLE001 - an unusual prefix: unknown, not a crash
+            return V.unknown()
+    if isinstance(node, cst.ConcatenatedString):
+        value = node.evaluated_value
+        return V.const(value) if isinstance(value, str) else V.unknown()
+    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
+        return V.const({"True": True, "False": False, "None": None}[node.value])
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = literal(node.expression, imports)
+        if inner.kind == V.CONST and isinstance(inner.value, (int, float)) and not isinstance(inner.value, bool):
+            return V.const(-inner.value)
+        return V.unknown()
+    if isinstance(node, (cst.List, cst.Tuple)):
+        if any(not isinstance(e, cst.Element) for e in node.elements):
+            return V.unknown()
+        kind = V.LIST if isinstance(node, cst.List) else V.TUPLE
+        return Value(kind, items=[literal(e.value, imports) for e in node.elements])
+    if isinstance(node, cst.Dict):
+        keys, items = [], []
+        for element in node.elements:
+            if not isinstance(element, cst.DictElement):
+                return V.unknown()
+            key = literal(element.key, imports)
+            if key.kind != V.CONST:
+                return V.unknown()
+            keys.append(key.value)
+            items.append(literal(element.value, imports))
+        return Value(V.DICT, keys=keys, items=items)
+    if isinstance(node, cst.Call):
+        name = dotted(node.func)
+        return Value(V.CALL, ref=resolve(name, imports)) if name else V.unknown()
+    name = dotted(node)
+    if name is not None:
+        return Value(V.NAME, ref=resolve(name, imports))
+    return V.unknown()
+
+
+def _param_info(params: cst.Parameters, imports: dict[str, str]) -> tuple[list[str], dict[str, Value], str | None, str | None]:
+    names: list[str] = []
+    defaults: dict[str, Value] = {}
+    for param in [*params.posonly_params, *params.params, *params.kwonly_params]:
+        names.append(param.name.value)
+        if param.default is not None:
+            defaults[param.name.value] = literal(param.default, imports)
+    vararg = params.star_arg.name.value if isinstance(params.star_arg, cst.Param) else None
+    kwarg = params.star_kwarg.name.value if params.star_kwarg else None
+    return names, defaults, vararg, kwarg
+
+
+def _decorator_names(node: cst.FunctionDef | cst.ClassDef, imports: dict[str, str]) -> list[str]:
+    found = []
+    for dec in node.decorators:
+        target = dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator
+        name = dotted(target)
+        if name:
+            found.append(resolve(name, imports))
+    return found
+
+
+class _Summarizer(cst.CSTVisitor):
+    def __init__(self, summary: ModuleSummary) -> None:
+        self.s = summary
+        self.scope: list[str] = []  # enclosing class/function names
+        self.kinds: list[str] = []  # "class" | "function"
+
+    # imports -----------------------------------------------------------------
+    def visit_Import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            name = dotted(alias.name) or ""
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                self.s.imports[alias.asname.name.value] = name
+            else:
+                head = name.split(".")[0]
+                self.s.imports.setdefault(head, head)
+
+    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+        base = dotted(node.module) if node.module else ""
+        if node.relative:
+            package = self.s.module.split(".")
+            if not self.s.display.endswith("__init__.py"):
+                package = package[:-1]
+            depth = len(node.relative) - 1
+            package = package[: len(package) - depth] if depth else package
+            base = ".".join([*package, base] if base else package)
+        if isinstance(node.names, cst.ImportStar):
+            self.s.star_imports.append(base or "")
+            return
+        for alias in node.names:
+            name = dotted(alias.name) or ""
+            local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else name
+            self.s.imports[local] = f"{base}.{name}" if base else name
+
+    # definitions -------------------------------------------------------------
+    def _qual(self, name: str) -> str:
+        parts = []
+        for outer, kind in zip(self.scope, self.kinds):
+            parts.append(outer)
+            if kind == "function":
+                parts.append("<locals>")
+        return ".".join([*parts, name])
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        qual = self._qual(node.name.value)
+        names, defaults, vararg, kwarg = _param_info(node.params, self.s.imports)
+        decorators = _decorator_names(node, self.s.imports)
+        self.s.functions[qual] = FunctionSummary(qual, names, defaults, decorators, vararg, kwarg)
+        if self.kinds and self.kinds[-1] == "class":
+            cls = self.s.classes.get(self._qual_of_enclosing())
+            if cls is not None:
+                cls.methods.append(node.name.value)
+                if node.name.value == "__init__":
+                    self._collect_init(node, cls)
+        self.scope.append(node.name.value)
+        self.kinds.append("function")
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self.scope.pop()
+        self.kinds.pop()
+
+    def _qual_of_enclosing(self) -> str:
+        return ".".join(
+            part
+            for i, outer in enumerate(self.scope)
+            for part in ([outer, "<locals>"] if self.kinds[i] == "function" else [outer])
+        )
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+        qual = self._qual(node.name.value)
+        bases = [resolve(n, self.s.imports) for n in (dotted(a.value) for a in node.bases if not a.keyword) if n]
+        metaclass = next((dotted(a.value) for a in node.bases if a.keyword and a.keyword.value == "metaclass"), None)
+        cls = ClassSummary(qual, bases, decorators=_decorator_names(node, self.s.imports), metaclass=metaclass)
+        for stmt in node.body.body if isinstance(node.body, cst.IndentedBlock) else ():
+            for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+                if isinstance(small, cst.Assign):
+                    for target in small.targets:
+                        if isinstance(target.target, cst.Name):
+                            cls.class_attrs[target.target.value] = literal(small.value, self.s.imports)
+                elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    if small.value is not None:
+                        cls.class_attrs[small.target.value] = literal(small.value, self.s.imports)
+                    else:
+                        cls.class_attrs.setdefault(small.target.value, V.unknown())
+        self.s.classes[qual] = cls
+        self.scope.append(node.name.value)
+        self.kinds.append("class")
+
+    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
+        self.scope.pop()
+        self.kinds.pop()
+
+    def _collect_init(self, node: cst.FunctionDef, cls: ClassSummary) -> None:
+        """`self.X = <literal>` in `__init__`: the instance attributes Dynamo will read."""
+        params = {p.name.value: p for p in node.params.params}
+        for stmt in node.body.body if isinstance(node.body, cst.IndentedBlock) else ():
+            for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+                targets: list[cst.BaseExpression] = []
+                value: cst.BaseExpression | None = None
+                if isinstance(small, cst.Assign):
+                    targets, value = [t.target for t in small.targets], small.value
+                elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                    targets, value = [small.target], small.value
+                for target in targets:
+                    if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self":
+                        lit = literal(value, self.s.imports) if value is not None else V.unknown()
+                        if lit.kind == V.NAME and lit.ref in params:
+                            default = params[lit.ref].default
+                            lit = literal(default, self.s.imports) if default is not None else V.unknown()
+                            lit.confidence = "medium"
+                        cls.init_attrs.setdefault(target.attr.value, lit)
+
+    # module level ------------------------------------------------------------
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if self.scope:
+            return
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                self._global(target.target.value, literal(node.value, self.s.imports))
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        if not self.scope and isinstance(node.target, cst.Name) and node.value is not None:
+            self._global(node.target.value, literal(node.value, self.s.imports))
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if not self.scope and isinstance(node.target, cst.Name):
+            self.s.reassigned.add(node.target.value)
+
+    def _global(self, name: str, value: Value) -> None:
+        if name in self.s.globals:
+            self.s.reassigned.add(name)
+            return
+        self.s.globals[name] = value
+
+    def visit_Call(self, node: cst.Call) -> None:
+        name = dotted(node.func)
+        if name in ("exec", "eval", "setattr", "globals", "__import__"):
+            self.s.dynamic_features.append(name)
+
+
+def summarize(module: cst.Module, display: str, text: str) -> ModuleSummary:
+    summary = ModuleSummary(display=display, module=module_name(display))
+    summary.has_hints = any(hint in text for hint in ENTRY_HINTS)
+    module.visit(_Summarizer(summary))
+    return summary

@@ -1,0 +1,90 @@
+"""Abstract values: the static counterpart of Dynamo's VariableTracker family.
+
+A `Value` is what the symbolic walk holds where Dynamo holds a VariableTracker:
+its kind (Tensor, Constant, List, ...), its Source when it came from outside the
+graph (`L['n']`, `G['cfg'].scale`) and, for constants, the Python value when the
+static pass can know it. Values are plain data (picklable) so module summaries
+can be cached and shipped between processes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+
+class Missing:
+    """The value of a constant the static pass cannot know."""
+
+    def __repr__(self) -> str:
+        return "<unknown>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Missing)
+
+    def __hash__(self) -> int:
+        return 0
+
+
+MISSING = Missing()
+
+# Value kinds, named after the VariableTracker each one stands for.
+TENSOR = "TensorVariable"
+CONST = "ConstantVariable"
+LIST = "ListVariable"
+TUPLE = "TupleVariable"
+DICT = "ConstDictVariable"
+FUNC = "UserFunctionVariable"  # a function of the project (or an installed package)
+CLASS = "UserDefinedClassVariable"
+OBJECT = "UserDefinedObjectVariable"
+NN_MODULE = "NNModuleVariable"
+ENUM = "EnumVariable"
+LIB = "LibraryValue"  # a dotted name outside the project: torch.sin, time.time, a module
+RANGE = "RangeVariable"
+CALL = "CallResult"  # summary-only: the result of calling `ref` at module level
+NAME = "NameRef"  # summary-only: another global's name
+UNKNOWN = "Unknown"
+
+SCALAR_TYPES = {bool: "bool", int: "int", float: "float", str: "str", type(None): "NoneType"}
+
+
+@dataclass
+class Value:
+    kind: str
+    source: str | None = None  # normalised Source name
+    value: Any = MISSING  # the Python constant, when known
+    pytype: str | None = None  # int | float | bool | str | NoneType, when known
+    items: list[Value] | None = None  # list/tuple elements, dict values
+    keys: list[Any] | None = None  # dict keys (constants)
+    ref: str | None = None  # "module:Qual.name" for project code, dotted name otherwise
+    attrs: dict[str, Value] = field(default_factory=dict)  # instance attributes
+    raw_source: str | None = None  # Dynamo's own spelling when it differs from `source`
+    confidence: str = "high"
+    origin: tuple[str, int] | None = None  # (display path, line) where a literal was written
+    bound_self: Value | None = None  # a method bound to its instance
+
+    def with_(self, **changes: Any) -> Value:
+        return replace(self, **changes)
+
+    @property
+    def known(self) -> bool:
+        return not isinstance(self.value, Missing)
+
+    @property
+    def is_scalar(self) -> bool:
+        return self.kind == CONST
+
+
+def const(value: Any, source: str | None = None, **extra: Any) -> Value:
+    return Value(CONST, source=source, value=value, pytype=SCALAR_TYPES.get(type(value)), **extra)
+
+
+def unknown(confidence: str = "low") -> Value:
+    return Value(UNKNOWN, confidence=confidence)
+
+
+def attr_source(base: str | None, name: str) -> str | None:
+    return f"{base}.{name}" if base else None
+
+
+def item_source(base: str | None, key: Any) -> str | None:
+    return f"{base}[{key!r}]" if base else None

@@ -1,0 +1,1206 @@
+"""The symbolic walk: a static InstructionTranslator over LibCST statements.
+
+Each compiled entry is walked statement by statement with abstract values
+(`values.Value`) in place of VariableTrackers. A value from outside the graph
+carries its Source; when traced code *uses* it (arithmetic, a comparison, a
+branch, an argument to a torch function, an index) Dynamo realizes it and
+installs a guard, and so does the walk: a WRAP event. Calls to the project's own
+functions are inlined (INLINE events) with the arguments' Sources bound to the
+parameters; calls outside the project ask `breaks` what trace_rules does. A
+graph break ends the frame: the walk resumes in `torch_dynamo_resume_in_<fn>_at_<line>`
+as Dynamo does, or gives up on the frame when the break sits inside a loop."""
+
+from __future__ import annotations
+
+import operator
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+
+from vtlint.analyzer import breaks
+from vtlint.analyzer import values as V
+from vtlint.analyzer.index import Parsed, Project
+from vtlint.analyzer.summary import ClassSummary, FunctionSummary, ModuleSummary, dotted
+from vtlint.analyzer.values import Value
+from vtlint.config import DynamoSettings
+from vtlint.findings import Location, Related
+from vtlint.trace import Action, Event
+
+MAX_DEPTH = 12  # inlining depth
+MAX_UNROLL = 64  # loop iterations walked one by one
+MAX_STEPS = 50_000  # statements per entry before "too complex"
+
+_BINOPS = {
+    cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul,
+    cst.Divide: operator.truediv, cst.FloorDivide: operator.floordiv, cst.Modulo: operator.mod,
+    cst.Power: operator.pow, cst.BitAnd: operator.and_, cst.BitOr: operator.or_, cst.BitXor: operator.xor,
+    cst.LeftShift: operator.lshift, cst.RightShift: operator.rshift,
+}
+_AUGOPS = {
+    cst.AddAssign: operator.add, cst.SubtractAssign: operator.sub, cst.MultiplyAssign: operator.mul,
+    cst.DivideAssign: operator.truediv, cst.FloorDivideAssign: operator.floordiv, cst.ModuloAssign: operator.mod,
+    cst.PowerAssign: operator.pow,
+}
+_CMPOPS = {
+    cst.Equal: operator.eq, cst.NotEqual: operator.ne, cst.LessThan: operator.lt, cst.LessThanEqual: operator.le,
+    cst.GreaterThan: operator.gt, cst.GreaterThanEqual: operator.ge,
+}
+# Builtins whose result on known constants the walk can compute.
+_PURE_BUILTINS = {"int": int, "float": float, "bool": bool, "str": str, "abs": abs, "min": min, "max": max,
+                  "round": round, "len": len}
+
+
+class TooComplex(Exception):
+    """The entry exceeded the walk's budget: predictions stop, a notification says so."""
+
+
+class _Return(Exception):
+    def __init__(self, value: Value) -> None:
+        self.value = value
+
+
+class _LoopBreak(Exception):
+    pass
+
+
+class _LoopContinue(Exception):
+    pass
+
+
+class _InlinedBreak(Exception):
+    """A graph break inside an inlined callee: the caller's statement is the break."""
+
+
+class _FrameSkipped(Exception):
+    """A break inside a loop: Dynamo gives up on the whole frame."""
+
+
+@dataclass
+class Frame:
+    """A frame Dynamo compiles: the entry itself or a resume function."""
+
+    name: str
+    guarded: set[str] = field(default_factory=set)
+    graph_ops: int = 0
+
+
+@dataclass
+class Act:
+    """One activation: the entry's body or an inlined callee's."""
+
+    parsed: Parsed
+    qualname: str
+    env: dict[str, Value]
+    chain: tuple[Related, ...] = ()
+    depth: int = 0
+    loops: int = 0  # enclosing loops in this activation
+    cls: str | None = None  # the class a method belongs to (dotted), for super()
+    closure: dict[str, Value] = field(default_factory=dict)
+
+    @property
+    def display(self) -> str:
+        return self.parsed.summary.display
+
+
+@dataclass
+class WalkResult:
+    events: list[Event]
+    graph_count: int
+    graph_break_count: int
+    frame_skipped: bool
+    notes: list[str]
+
+
+class Walker:
+    def __init__(self, project: Project, settings: DynamoSettings, entry: str, fn_name: str,
+                 budget_s: float = 10.0) -> None:
+        self.project = project
+        self.settings = settings
+        self.entry = entry
+        self.fn_name = fn_name
+        self.events: list[Event] = []
+        self.frame = Frame(fn_name)
+        self.frames: list[Frame] = [self.frame]
+        self.breaks = 0
+        self.steps = 0
+        self.deadline = time.monotonic() + budget_s
+        self.notes: list[str] = []
+        self.local_funcs: dict[str, tuple[Parsed, cst.CSTNode, dict[str, Value], str | None]] = {}
+        self.inlining: list[tuple[str, str]] = []
+
+    # events --------------------------------------------------------------------
+    def loc(self, act: Act, node: cst.CSTNode) -> Location:
+        line, col, end_line, end_col = act.parsed.span(node)
+        return Location(act.display, line, col, end_line, end_col)
+
+    def emit(self, action: Action, act: Act, node: cst.CSTNode, **fields: Any) -> Event:
+        event = Event(action, self.loc(act, node), self.entry, frame=self.frame.name, chain=act.chain, **fields)
+        self.events.append(event)
+        return event
+
+    def use(self, value: Value, act: Act, node: cst.CSTNode) -> None:
+        """Dynamo realizes a lazily wrapped value: the guard on its Source is installed here."""
+        if value.source is None or value.source in self.frame.guarded:
+            return
+        if value.kind == V.CONST:
+            self._guard_constant(value, act, node)
+        elif value.kind == V.ENUM:
+            self.frame.guarded.add(value.source)
+            self.emit(Action.WRAP, act, node, source=value.source, variable_tracker=V.ENUM, guard_kind="ID_MATCH",
+                      guard=f"ID_MATCH: ___check_obj_id({value.source}, ...)", value=_repr(value),
+                      confidence=value.confidence)
+
+    def _guard_constant(self, value: Value, act: Act, node: cst.CSTNode) -> None:
+        assert value.source is not None
+        pytype = value.pytype
+        if pytype in (None, "NoneType"):
+            return  # `x is None` on a None argument installs no value guard (measured)
+        if pytype in ("int", "float") and self.settings.dynamic is True and not value.attrs.get("static"):
+            return  # dynamic=True: a SymInt/SymFloat input, guarded on its type only
+        self.frame.guarded.add(value.source)
+        detail: dict[str, Any] = {}
+        if value.raw_source:
+            detail["raw_source"] = value.raw_source
+        if pytype == "bool":
+            kind = ("TRUE_MATCH" if value.value else "FALSE_MATCH") if value.known else "TRUE_MATCH"
+            guard = f"{kind}: {value.source} == {value.value!r}" if value.known else None
+        else:
+            kind = "EQUALS_MATCH"
+            guard = f"EQUALS_MATCH: {value.source} == {value.value!r}" if value.known else None
+        if value.attrs.get("module_int") is not None:
+            detail["nn_module_attribute"] = True
+        self.emit(Action.WRAP, act, node, source=value.source, variable_tracker=V.CONST, guard_kind=kind, guard=guard,
+                  value=_repr(value), confidence=value.confidence if value.known else "medium", detail=detail)
+
+    def length_check(self, value: Value, act: Act, node: cst.CSTNode) -> None:
+        """A list or tuple from outside: TYPE_MATCH plus LENGTH_CHECK (dicts get no length check)."""
+        if value.source is None or value.kind not in (V.LIST, V.TUPLE):
+            return
+        key = f"len({value.source})"
+        if key in self.frame.guarded:
+            return
+        self.frame.guarded.add(key)
+        length = len(value.items) if value.items is not None else None
+        guard = f"LENGTH_CHECK: len({value.source}) == {length}" if length is not None else None
+        self.emit(Action.WRAP, act, node, source=value.source, variable_tracker=value.kind, guard_kind="LENGTH_CHECK",
+                  guard=guard, value=str(length) if length is not None else None,
+                  confidence=value.confidence if length is not None else "medium")
+
+    def graph_break(self, act: Act, node: cst.CSTNode, decision: breaks.Decision, what: str) -> None:
+        """Record the break, then unwind to the frame that owns the statement."""
+        in_loop = act.loops > 0 or any(r.message.startswith("in a loop") for r in act.chain)
+        detail: dict[str, Any] = {"reason": decision.reason, "what": what}
+        if act.depth == 0 and not in_loop:
+            line = act.parsed.line(node)
+            detail["resume"] = f"torch_dynamo_resume_in_{self.fn_name}_at_{line}"
+        if in_loop:
+            detail.update(in_loop=True, frame_skipped=True)
+        if self.settings.fullgraph:
+            detail["fullgraph"] = True
+        self.emit(Action.GRAPH_BREAK, act, node, gb_type=decision.gb_type, gb_id=decision.gb_id,
+                  variable_tracker=decision.variable_tracker, confidence=decision.confidence, detail=detail)
+        self.breaks += 1
+        if in_loop:
+            raise _FrameSkipped
+        if act.depth > 0:
+            raise _InlinedBreak
+        self._resume(act, node)
+
+    def _resume(self, act: Act, node: cst.CSTNode) -> None:
+        """Dynamo continues in a fresh frame; its live locals are that frame's arguments."""
+        name = f"torch_dynamo_resume_in_{self.fn_name}_at_{act.parsed.line(node)}"
+        self.frame = Frame(name)
+        self.frames.append(self.frame)
+        for local, value in act.env.items():
+            if value.kind == V.CONST and value.source is None:
+                act.env[local] = value.with_(source=f"L[{local!r}]", value=V.MISSING, confidence="medium")
+
+    def tick(self) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS or (self.steps % 256 == 0 and time.monotonic() > self.deadline):
+            raise TooComplex
+
+    # entry ---------------------------------------------------------------------
+    def run(self, act: Act, body: cst.BaseSuite) -> WalkResult:
+        skipped = False
+        try:
+            self.block(body, act)
+        except _Return:
+            pass
+        except _FrameSkipped:
+            skipped = True
+            self.events = [e for e in self.events if e.action is Action.GRAPH_BREAK]
+        except (_LoopBreak, _LoopContinue, _InlinedBreak):
+            pass
+        graphs = 0 if skipped else sum(1 for f in self.frames if f.graph_ops) or (1 if not self.breaks else 0)
+        return WalkResult(self.events, graphs, self.breaks, skipped, self.notes)
+
+    # statements ----------------------------------------------------------------
+    def block(self, suite: cst.BaseSuite | list[cst.BaseStatement], act: Act) -> None:
+        if isinstance(suite, cst.SimpleStatementSuite):
+            for small in suite.body:
+                self.small(small, act, suite)
+            return
+        statements = suite if isinstance(suite, list) else suite.body
+        for stmt in statements:
+            self.statement(stmt, act)
+
+    def statement(self, stmt: cst.BaseStatement, act: Act) -> None:
+        self.tick()
+        try:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    self.small(small, act, stmt)
+            else:
+                self.compound(stmt, act)
+        except _InlinedBreak:
+            if act.depth > 0:
+                raise
+            self._resume(act, stmt)
+
+    def small(self, node: cst.BaseSmallStatement, act: Act, line_node: cst.CSTNode) -> None:
+        if isinstance(node, cst.Expr):
+            self.expr(node.value, act)
+        elif isinstance(node, cst.Assign):
+            value = self.expr(node.value, act)
+            for target in node.targets:
+                self.assign(target.target, value, act)
+        elif isinstance(node, cst.AnnAssign):
+            if node.value is not None:
+                self.assign(node.target, self.expr(node.value, act), act)
+        elif isinstance(node, cst.AugAssign):
+            self.aug_assign(node, act)
+        elif isinstance(node, cst.Return):
+            raise _Return(self.expr(node.value, act) if node.value else V.const(None))
+        elif isinstance(node, cst.Assert):
+            test = self.expr(node.test, act)
+            self.truth(test, act, node.test, "assert")
+        elif isinstance(node, cst.Raise):
+            raise _Return(V.unknown())
+        elif isinstance(node, cst.Break):
+            raise _LoopBreak
+        elif isinstance(node, cst.Continue):
+            raise _LoopContinue
+        elif isinstance(node, cst.Del):
+            for name in _target_names(node.target):
+                act.env.pop(name, None)
+
+    def compound(self, stmt: cst.BaseCompoundStatement, act: Act) -> None:
+        if isinstance(stmt, cst.If):
+            self.if_stmt(stmt, act)
+        elif isinstance(stmt, cst.For):
+            self.for_stmt(stmt, act)
+        elif isinstance(stmt, cst.While):
+            self.while_stmt(stmt, act)
+        elif isinstance(stmt, cst.With):
+            self.with_stmt(stmt, act)
+        elif isinstance(stmt, cst.Try):
+            self.block(stmt.body, act)
+            if stmt.finalbody:
+                self.block(stmt.finalbody.body, act)
+        elif isinstance(stmt, cst.FunctionDef):
+            key = f"local:{id(stmt)}"
+            self.local_funcs[key] = (act.parsed, stmt, act.env, act.cls)
+            act.env[stmt.name.value] = Value(V.FUNC, ref=key)
+        elif isinstance(stmt, cst.ClassDef):
+            act.env[stmt.name.value] = V.unknown()
+
+    def if_stmt(self, stmt: cst.If, act: Act) -> None:
+        test = self.expr(stmt.test, act)
+        taken = self.truth(test, act, stmt.test, "if")
+        orelse = stmt.orelse
+        if taken is True:
+            self.block(stmt.body, act)
+        elif taken is False:
+            if isinstance(orelse, cst.If):
+                self.if_stmt(orelse, act)
+            elif isinstance(orelse, cst.Else):
+                self.block(orelse.body, act)
+        else:  # unknown: both paths may be traced on some call
+            self.block(stmt.body, act)
+            if isinstance(orelse, cst.If):
+                self.if_stmt(orelse, act)
+            elif isinstance(orelse, cst.Else):
+                self.block(orelse.body, act)
+
+    def for_stmt(self, stmt: cst.For, act: Act) -> None:
+        iterable = self.expr(stmt.iter, act)
+        elements = self.iterate(iterable, act, stmt.iter)
+        act.loops += 1
+        try:
+            if elements is None:
+                self.assign(stmt.target, V.unknown(), act)
+                self._loop_body(stmt.body, act)
+            else:
+                for element in elements[:MAX_UNROLL]:
+                    self.assign(stmt.target, element, act)
+                    if self._loop_body(stmt.body, act):
+                        break
+        finally:
+            act.loops -= 1
+        if stmt.orelse:
+            self.block(stmt.orelse.body, act)
+
+    def _loop_body(self, body: cst.BaseSuite, act: Act) -> bool:
+        """One iteration; True when it ended with `break`."""
+        try:
+            self.block(body, act)
+        except _LoopBreak:
+            return True
+        except _LoopContinue:
+            pass
+        return False
+
+    def while_stmt(self, stmt: cst.While, act: Act) -> None:
+        act.loops += 1
+        try:
+            for _ in range(MAX_UNROLL):
+                test = self.expr(stmt.test, act)
+                if self.truth(test, act, stmt.test, "while") is False:
+                    break
+                if self._loop_body(stmt.body, act):
+                    break
+                if not test.known:
+                    break
+        finally:
+            act.loops -= 1
+
+    def with_stmt(self, stmt: cst.With, act: Act) -> None:
+        for item in stmt.items:
+            manager = item.item.func if isinstance(item.item, cst.Call) else item.item
+            name = self.lib_name(self.expr(manager, act))
+            if isinstance(item.item, cst.Call):
+                for arg in item.item.args:
+                    self.expr(arg.value, act)
+            if name:
+                decision = breaks.decide_context_manager(name, self.settings)
+                if decision.action == "graph-break":
+                    self.graph_break(act, item.item, decision, f"with {name}")
+            if item.asname is not None:
+                self.assign(item.asname.name, V.unknown(), act)
+        self.block(stmt.body, act)
+
+    # assignment ----------------------------------------------------------------
+    def assign(self, target: cst.BaseExpression, value: Value, act: Act) -> None:
+        if isinstance(target, cst.Name):
+            act.env[target.value] = value
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            elements = self.iterate(value, act, target)
+            names = [e.value for e in target.elements]
+            for i, sub in enumerate(names):
+                if isinstance(sub, cst.StarredElement):
+                    self.assign(sub.value, V.unknown(), act)
+                else:
+                    self.assign(sub, elements[i] if elements and i < len(elements) else V.unknown(), act)
+        elif isinstance(target, cst.Attribute):
+            owner = self.expr(target.value, act)
+            if owner.kind in (V.OBJECT, V.NN_MODULE):
+                # a store mid-trace: later reads in this frame see the new value, without a Source
+                owner.attrs[target.attr.value] = value.with_(source=None)
+        elif isinstance(target, cst.Subscript):
+            self.expr(target.value, act)
+
+    def aug_assign(self, node: cst.AugAssign, act: Act) -> None:
+        current = self.expr(node.target, act)
+        right = self.expr(node.value, act)
+        op = _AUGOPS.get(type(node.operator))
+        self.assign(node.target, self.arith(current, right, op, act, node), act)
+
+    # truthiness ----------------------------------------------------------------
+    def truth(self, value: Value, act: Act, node: cst.CSTNode, construct: str) -> bool | None:
+        if value.kind == V.TENSOR:
+            decision = breaks.decide_branch(construct, self.settings)
+            if decision.action == "graph-break":
+                self.graph_break(act, node, decision, f"{construct} on a tensor")
+            return None
+        if value.kind == V.CONST:
+            self.use(value, act, node)
+            return bool(value.value) if value.known else None
+        if value.kind in (V.LIST, V.TUPLE, V.DICT):
+            self.length_check(value, act, node)
+            return bool(value.items) if value.items is not None else None
+        if value.kind in (V.OBJECT, V.NN_MODULE, V.FUNC, V.CLASS, V.LIB, V.ENUM):
+            return True
+        return None
+
+    # expressions ---------------------------------------------------------------
+    def expr(self, node: cst.BaseExpression, act: Act) -> Value:
+        self.tick()
+        handler = getattr(self, f"e_{type(node).__name__}", None)
+        if handler is None:
+            for child in node.children:
+                if isinstance(child, cst.BaseExpression):
+                    self.expr(child, act)
+            return V.unknown()
+        return handler(node, act)
+
+    def e_Integer(self, node: cst.Integer, act: Act) -> Value:
+        return V.const(int(node.value.replace("_", ""), 0))
+
+    def e_Float(self, node: cst.Float, act: Act) -> Value:
+        return V.const(float(node.value.replace("_", "")))
+
+    def e_SimpleString(self, node: cst.SimpleString, act: Act) -> Value:
+        try:
+            return V.const(node.evaluated_value)
+        except Exception:  # noqa: BLE001 - odd prefixes
+            return V.unknown()
+
+    def e_ConcatenatedString(self, node: cst.ConcatenatedString, act: Act) -> Value:
+        return V.const(node.evaluated_value) if isinstance(node.evaluated_value, str) else V.unknown()
+
+    def e_FormattedString(self, node: cst.FormattedString, act: Act) -> Value:
+        for part in node.parts:
+            if isinstance(part, cst.FormattedStringExpression):
+                self.use(self.expr(part.expression, act), act, part)
+        return Value(V.CONST, pytype="str")
+
+    def e_Name(self, node: cst.Name, act: Act) -> Value:
+        name = node.value
+        if name in act.env:
+            return act.env[name]
+        if name in act.closure:
+            return act.closure[name]
+        if name in ("True", "False", "None"):
+            return V.const({"True": True, "False": False, "None": None}[name])
+        return self.global_value(act.parsed.summary, name, act)
+
+    def e_Attribute(self, node: cst.Attribute, act: Act) -> Value:
+        return self.getattr(self.expr(node.value, act), node.attr.value, act, node)
+
+    def e_Subscript(self, node: cst.Subscript, act: Act) -> Value:
+        base = self.expr(node.value, act)
+        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            for element in node.slice:
+                if isinstance(element.slice, cst.Slice):
+                    for part in (element.slice.lower, element.slice.upper, element.slice.step):
+                        if part is not None:
+                            self.use(self.expr(part, act), act, node)
+            if base.kind in (V.LIST, V.TUPLE):
+                self.length_check(base, act, node)
+            return Value(V.TENSOR) if base.kind == V.TENSOR else V.unknown()
+        index = self.expr(node.slice[0].slice.value, act)
+        return self.getitem(base, index, act, node)
+
+    def e_BinaryOperation(self, node: cst.BinaryOperation, act: Act) -> Value:
+        left, right = self.expr(node.left, act), self.expr(node.right, act)
+        return self.arith(left, right, _BINOPS.get(type(node.operator)), act, node)
+
+    def e_UnaryOperation(self, node: cst.UnaryOperation, act: Act) -> Value:
+        value = self.expr(node.expression, act)
+        if isinstance(node.operator, cst.Not):
+            taken = self.truth(value, act, node, "not-if") if value.kind != V.TENSOR else None
+            return V.const(not taken) if taken is not None else Value(V.CONST, pytype="bool")
+        if value.kind == V.TENSOR:
+            return value
+        self.use(value, act, node)
+        if value.kind == V.CONST and value.known and isinstance(node.operator, cst.Minus):
+            return _compute(operator.neg, value.value)
+        return Value(V.CONST, pytype=value.pytype) if value.kind == V.CONST else V.unknown()
+
+    def e_BooleanOperation(self, node: cst.BooleanOperation, act: Act) -> Value:
+        left = self.expr(node.left, act)
+        construct = "and" if isinstance(node.operator, cst.And) else "or"
+        taken = self.truth(left, act, node.left, construct)
+        if taken is None:
+            right = self.expr(node.right, act)
+            return right if left.kind == right.kind == V.CONST and right.known is False else V.unknown("medium")
+        if (construct == "and") == taken:
+            return self.expr(node.right, act)
+        return left
+
+    def e_Comparison(self, node: cst.Comparison, act: Act) -> Value:
+        left = self.expr(node.left, act)
+        result: Value = V.unknown()
+        for target in node.comparisons:
+            right = self.expr(target.comparator, act)
+            result = self.compare(left, right, target.operator, act, node)
+            left = right
+        return result
+
+    def e_IfExp(self, node: cst.IfExp, act: Act) -> Value:
+        taken = self.truth(self.expr(node.test, act), act, node.test, "ternary")
+        if taken is True:
+            return self.expr(node.body, act)
+        if taken is False:
+            return self.expr(node.orelse, act)
+        self.expr(node.body, act)
+        self.expr(node.orelse, act)
+        return V.unknown("medium")
+
+    def e_List(self, node: cst.List, act: Act) -> Value:
+        return Value(V.LIST, items=self._elements(node.elements, act))
+
+    def e_Tuple(self, node: cst.Tuple, act: Act) -> Value:
+        return Value(V.TUPLE, items=self._elements(node.elements, act))
+
+    def e_Set(self, node: cst.Set, act: Act) -> Value:
+        self._elements(node.elements, act)
+        return V.unknown("medium")
+
+    def _elements(self, elements: Any, act: Act) -> list[Value] | None:
+        out: list[Value] | None = []
+        for element in elements:
+            value = self.expr(element.value, act)
+            if isinstance(element, cst.StarredElement):
+                spread = self.iterate(value, act, element)
+                out = None if spread is None or out is None else out + spread
+            elif out is not None:
+                out.append(value)
+        return out
+
+    def e_Dict(self, node: cst.Dict, act: Act) -> Value:
+        keys, items = [], []
+        for element in node.elements:
+            if not isinstance(element, cst.DictElement):
+                self.expr(element.value, act)
+                return V.unknown("medium")
+            key = self.expr(element.key, act)
+            value = self.expr(element.value, act)
+            if key.kind != V.CONST or not key.known:
+                return V.unknown("medium")
+            keys.append(key.value)
+            items.append(value)
+        return Value(V.DICT, keys=keys, items=items)
+
+    def e_ListComp(self, node: cst.ListComp, act: Act) -> Value:
+        items = self.comprehension(node.for_in, lambda: self.expr(node.elt, act), act)
+        return Value(V.LIST, items=items)
+
+    def e_GeneratorExp(self, node: cst.GeneratorExp, act: Act) -> Value:
+        items = self.comprehension(node.for_in, lambda: self.expr(node.elt, act), act)
+        return Value(V.TUPLE, items=items)
+
+    def e_SetComp(self, node: cst.SetComp, act: Act) -> Value:
+        self.comprehension(node.for_in, lambda: self.expr(node.elt, act), act)
+        return V.unknown("medium")
+
+    def e_DictComp(self, node: cst.DictComp, act: Act) -> Value:
+        self.comprehension(node.for_in, lambda: (self.expr(node.key, act), self.expr(node.value, act)), act)
+        return V.unknown("medium")
+
+    def comprehension(self, comp: cst.CompFor, produce: Any, act: Act) -> list[Value] | None:
+        """Unrolled as Dynamo inlines the comprehension's code."""
+        saved = dict(act.env)
+        out: list[Value] | None = []
+        act.loops += 1
+        try:
+            self._comp_level(comp, produce, act, out)
+        except _Unrolled:
+            out = None
+        finally:
+            act.loops -= 1
+            act.env.clear()
+            act.env.update(saved)
+        return out
+
+    def _comp_level(self, comp: cst.CompFor, produce: Any, act: Act, out: list[Value]) -> None:
+        elements = self.iterate(self.expr(comp.iter, act), act, comp.iter)
+        for element in (elements if elements is not None else [V.unknown()])[:MAX_UNROLL]:
+            self.assign(comp.target, element, act)
+            if not all(self.truth(self.expr(cond.test, act), act, cond, "if") is not False for cond in comp.ifs):
+                continue
+            if comp.inner_for_in is not None:
+                self._comp_level(comp.inner_for_in, produce, act, out)
+            else:
+                result = produce()
+                out.append(result if isinstance(result, Value) else V.unknown())
+        if elements is None:
+            raise _Unrolled
+
+    def e_Lambda(self, node: cst.Lambda, act: Act) -> Value:
+        key = f"local:{id(node)}"
+        self.local_funcs[key] = (act.parsed, node, act.env, act.cls)
+        return Value(V.FUNC, ref=key)
+
+    def e_Call(self, node: cst.Call, act: Act) -> Value:
+        func = self.expr(node.func, act)
+        args: list[Value] = []
+        kwargs: dict[str, Value] = {}
+        for arg in node.args:
+            value = self.expr(arg.value, act)
+            if arg.star == "*":
+                spread = self.iterate(value, act, arg.value)
+                args += spread if spread is not None else []
+            elif arg.star == "**":
+                if value.kind == V.DICT and value.keys is not None and value.items is not None:
+                    kwargs.update({str(k): v for k, v in zip(value.keys, value.items)})
+            elif arg.keyword is not None:
+                kwargs[arg.keyword.value] = value
+            else:
+                args.append(value)
+        return self.call(func, args, kwargs, act, node)
+
+    def e_Await(self, node: cst.Await, act: Act) -> Value:
+        self.expr(node.expression, act)
+        return V.unknown()
+
+    def e_NamedExpr(self, node: cst.NamedExpr, act: Act) -> Value:
+        value = self.expr(node.value, act)
+        self.assign(node.target, value, act)
+        return value
+
+    # operations ----------------------------------------------------------------
+    def arith(self, left: Value, right: Value, op: Any, act: Act, node: cst.CSTNode) -> Value:
+        if V.TENSOR in (left.kind, right.kind):
+            for side in (left, right):
+                self.use(side, act, node)
+            self.frame.graph_ops += 1
+            return Value(V.TENSOR)
+        if left.kind == right.kind == V.CONST:
+            self.use(left, act, node)
+            self.use(right, act, node)
+            if left.known and right.known and op is not None:
+                return _compute(op, left.value, right.value)
+            return Value(V.CONST, pytype=_result_type(left.pytype, right.pytype))
+        if op is operator.add and left.kind == right.kind and left.kind in (V.LIST, V.TUPLE):
+            self.length_check(left, act, node)
+            self.length_check(right, act, node)
+            if left.items is not None and right.items is not None:
+                return Value(left.kind, items=left.items + right.items)
+        if op is operator.mul and {left.kind, right.kind} & {V.LIST, V.TUPLE}:
+            for side in (left, right):
+                self.use(side, act, node)
+        return V.unknown()
+
+    def compare(self, left: Value, right: Value, op: cst.BaseCompOp, act: Act, node: cst.CSTNode) -> Value:
+        if V.TENSOR in (left.kind, right.kind) and not isinstance(op, (cst.Is, cst.IsNot)):
+            for side in (left, right):
+                self.use(side, act, node)
+            self.frame.graph_ops += 1
+            return Value(V.TENSOR)
+        if isinstance(op, (cst.Is, cst.IsNot)):
+            same = _identity(left, right)
+            if same is None:
+                return Value(V.CONST, pytype="bool")
+            return V.const(same if isinstance(op, cst.Is) else not same)
+        if isinstance(op, (cst.In, cst.NotIn)):
+            self.use(left, act, node)
+            if right.kind in (V.LIST, V.TUPLE):
+                self.length_check(right, act, node)
+            return Value(V.CONST, pytype="bool")
+        if left.kind == V.ENUM or right.kind == V.ENUM:
+            self.use(left, act, node)
+            self.use(right, act, node)
+            if left.known and right.known:
+                return V.const(left.value == right.value if isinstance(op, cst.Equal) else left.value != right.value)
+            return Value(V.CONST, pytype="bool")
+        self.use(left, act, node)
+        self.use(right, act, node)
+        fn = _CMPOPS.get(type(op))
+        if left.kind == right.kind == V.CONST and left.known and right.known and fn is not None:
+            return _compute(fn, left.value, right.value)
+        return Value(V.CONST, pytype="bool")
+
+    def iterate(self, value: Value, act: Act, node: cst.CSTNode) -> list[Value] | None:
+        """The elements Dynamo unrolls a `for` over, each with its Source."""
+        if value.kind in (V.LIST, V.TUPLE):
+            self.length_check(value, act, node)
+            if value.items is None:
+                return None
+            return [self._element(value, i, item) for i, item in enumerate(value.items)]
+        if value.kind == V.DICT:
+            return [V.const(k) for k in value.keys] if value.keys is not None else None
+        if value.kind == V.RANGE:
+            return [V.const(i) for i in value.value] if value.known else None
+        return None
+
+    def _element(self, container: Value, index: int, item: Value) -> Value:
+        source = V.item_source(container.source, index)
+        return item.with_(source=source) if source and item.source is None else item
+
+    def getitem(self, base: Value, index: Value, act: Act, node: cst.CSTNode) -> Value:
+        if base.kind == V.TENSOR:
+            self.use(index, act, node)
+            self.frame.graph_ops += 1
+            return Value(V.TENSOR)
+        if base.kind in (V.LIST, V.TUPLE):
+            self.length_check(base, act, node)
+            self.use(index, act, node)
+            if index.kind == V.CONST and isinstance(index.value, int) and base.items is not None:
+                if -len(base.items) <= index.value < len(base.items):
+                    position = index.value % len(base.items)
+                    return self._element(base, position, base.items[position])
+            if index.kind == V.CONST and isinstance(index.value, int) and base.source:
+                return Value(V.UNKNOWN, source=V.item_source(base.source, index.value), confidence="low")
+            return V.unknown()
+        if base.kind == V.DICT:
+            self.use(index, act, node)
+            if index.known and base.keys is not None and base.items is not None and index.value in base.keys:
+                item = base.items[base.keys.index(index.value)]
+                source = V.item_source(base.source, index.value)
+                return item.with_(source=source) if source and item.source is None else item
+            return V.unknown()
+        return V.unknown()
+
+    # names -----------------------------------------------------------------------
+    def global_value(self, summary: ModuleSummary, name: str, act: Act | None = None) -> Value:
+        """A global of `summary`'s module as Dynamo wraps it, with its GlobalSource."""
+        source = self._global_source(summary, name)
+        if name in summary.functions:
+            return Value(V.FUNC, ref=f"{summary.module}.{name}" if summary.module else name)
+        if name in summary.classes:
+            return Value(V.CLASS, ref=f"{summary.module}.{name}" if summary.module else name, source=source)
+        if name in summary.globals:
+            confidence = "medium" if name in summary.reassigned else "high"
+            value = self.materialize(summary.globals[name], summary, source, act)
+            return value.with_(confidence=confidence) if value.confidence == "high" else value
+        if name in summary.imports:
+            return self.dotted_value(summary.imports[name], source)
+        if name in _BUILTIN_NAMES:
+            return Value(V.LIB, ref=name)
+        if summary.star_imports:
+            self.notes.append(f"`{name}` may come from a star-import; its value is unknown")
+        return V.unknown()
+
+    def _global_source(self, summary: ModuleSummary, name: str) -> str:
+        entry_module = self.entry.partition(":")[0]
+        if summary.display == entry_module:
+            return f"G[{name!r}]"
+        mangled = "__import_" + summary.module.replace(".", "_dot_")
+        return f"G[{mangled!r}].{name}"
+
+    def dotted_value(self, name: str, source: str | None) -> Value:
+        """A name imported from elsewhere: project code, an installed package, or torch."""
+        found = self.project.split(name)
+        if found is not None:
+            summary, rest = found
+            if not rest:
+                return Value(V.LIB, ref=name)
+            head = rest.split(".")[0]
+            value = self.global_value(summary, head)
+            for attr in rest.split(".")[1:]:
+                value = self.getattr(value, attr, None, None)
+            if value.kind != V.UNKNOWN:
+                return value.with_(source=value.source if value.kind != V.CONST else source)
+        return Value(V.LIB, ref=name)
+
+    def materialize(self, lit: Value, summary: ModuleSummary, source: str | None, act: Act | None) -> Value:
+        """A literal from a summary (module/class level) as the value Dynamo sees at runtime."""
+        if lit.kind == V.CONST:
+            return lit.with_(source=source)
+        if lit.kind in (V.LIST, V.TUPLE, V.DICT):
+            items = [self.materialize(i, summary, None, act) for i in lit.items] if lit.items is not None else None
+            return lit.with_(source=source, items=items)
+        if lit.kind == V.NAME and lit.ref:
+            head = lit.ref.split(".")[0]
+            if head in summary.globals or head in summary.classes or head in summary.functions:
+                value = self.global_value(summary, head, act)
+                for attr in lit.ref.split(".")[1:]:
+                    value = self.getattr(value, attr, None, None)
+                return _resource(value, source)
+            return _resource(self.dotted_value(lit.ref, None), source)
+        if lit.kind == V.CALL and lit.ref:
+            return self.construct(self.project.qualify(summary, lit.ref), source)
+        return lit.with_(source=source) if lit.kind != V.UNKNOWN else V.unknown()
+
+    def construct(self, callee: str, source: str | None) -> Value:
+        """`Config()` / `nn.Linear(4, 4)` / `torch.randn(8)` written at module or class level."""
+        found = self.project.klass(callee)
+        if found is not None:
+            summary, cls = found
+            kind = V.NN_MODULE if self.project.is_nn_module(summary, cls) else V.OBJECT
+            ref = f"{summary.module}.{cls.qualname}" if summary.module else cls.qualname
+            return Value(kind, source=source, ref=ref, attrs=self.instance_attrs(summary, cls))
+        if callee.startswith("torch.nn.") and callee.rpartition(".")[2][:1].isupper():
+            if callee.rpartition(".")[2] in ("Parameter", "Buffer"):
+                return Value(V.TENSOR, source=source)
+            return Value(V.NN_MODULE, source=source, ref=callee)
+        if callee.startswith("torch.") and callee.rpartition(".")[2][:1].islower():
+            return Value(V.TENSOR, source=source)
+        # an instance of a library class: remembered by its class for with-statements and notes
+        return Value(V.UNKNOWN, source=source, ref=callee, confidence="low")
+
+    def instance_attrs(self, summary: ModuleSummary, cls: ClassSummary) -> dict[str, Value]:
+        attrs: dict[str, Value] = {}
+        for mod, klass in reversed(self.project.mro(summary, cls)):
+            for name, lit in klass.init_attrs.items():
+                attrs[name] = self.materialize(lit, mod, None, None) if lit.kind != V.NAME else V.unknown()
+                attrs[name].confidence = lit.confidence if lit.confidence != "high" else attrs[name].confidence
+            if _is_dataclass(klass):
+                for name, lit in klass.class_attrs.items():
+                    attrs[name] = self.materialize(lit, mod, None, None)
+        return attrs
+
+    def getattr(self, base: Value, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
+        if base.kind in (V.OBJECT, V.NN_MODULE) and base.ref and self.project.klass(base.ref):
+            return self._instance_attr(base, name)
+        if base.kind == V.CLASS and base.ref:
+            return self._class_attr(base, name)
+        if base.kind == V.NN_MODULE:  # a torch.nn module: parameters are tensors, calls are graph nodes
+            if name in ("weight", "bias"):
+                return Value(V.TENSOR, source=V.attr_source(base.source, name))
+            return Value(V.LIB, ref=f"{base.ref}.{name}", bound_self=base)
+        if base.kind == V.LIB and base.ref:
+            return self.dotted_value(f"{base.ref}.{name}", None) if self.project.split(base.ref) else Value(
+                V.LIB, ref=f"{base.ref}.{name}")
+        if base.kind == V.TENSOR:
+            if name in ("shape", "dtype", "device", "ndim", "is_cuda", "requires_grad"):
+                return Value(V.CONST if name in ("ndim", "is_cuda", "requires_grad") else V.UNKNOWN)
+            if name in ("T", "mT", "data", "grad", "real", "imag"):
+                return Value(V.TENSOR)
+            return Value(V.LIB, ref=f"Tensor.{name}", bound_self=base)
+        if base.kind == V.UNKNOWN and is_tensor_only_attribute(name, self.settings):
+            # only a tensor answers to this method: Dynamo holds a TensorVariable here
+            return Value(V.LIB, ref=f"Tensor.{name}", bound_self=Value(V.TENSOR, source=base.source))
+        if base.kind == V.DICT and name in ("items", "keys", "values", "get"):
+            return Value(V.LIB, ref=f"dict.{name}", bound_self=base)
+        if base.kind == V.ENUM and name in ("value", "name"):
+            return V.unknown("medium")
+        return V.unknown()
+
+    def _instance_attr(self, base: Value, name: str) -> Value:
+        assert base.ref is not None
+        summary, cls = self.project.klass(base.ref)  # type: ignore[misc]
+        is_module = base.kind == V.NN_MODULE
+        if name in base.attrs:
+            value = base.attrs[name]
+            source = V.attr_source(base.source, name) if value.source is None and base.source else value.source
+            if is_module and value.kind == V.CONST and value.pytype == "int" and source:
+                if not self.settings.allow_unspec_int_on_nn_module:
+                    value = value.with_(attrs={"module_int": True, "static": True})
+            return value.with_(source=source) if source != value.source else value
+        for mod, klass in self.project.mro(summary, cls):
+            if name in klass.methods:
+                ref = f"{mod.module}.{klass.qualname}.{name}" if mod.module else f"{klass.qualname}.{name}"
+                return Value(V.FUNC, ref=ref, bound_self=base)
+            if name in klass.class_attrs:
+                value = self.materialize(klass.class_attrs[name], mod, None, None)
+                if base.source and value.kind in (V.CONST, V.LIST, V.TUPLE, V.DICT):
+                    raw = f"dict(type({base.source}).__dict__)[{name!r}]"
+                    value = value.with_(source=f"{base.source}.{name}", raw_source=raw)
+                return value
+        return Value(V.UNKNOWN, source=V.attr_source(base.source, name), confidence="low")
+
+    def _class_attr(self, base: Value, name: str) -> Value:
+        found = self.project.klass(base.ref or "")
+        if found is None:
+            return V.unknown()
+        summary, cls = found
+        if any(b.startswith("enum.") or b in ("Enum", "IntEnum") for b in self.project.external_bases(summary, cls)):
+            return Value(V.ENUM, value=f"{cls.qualname}.{name}")
+        for mod, klass in self.project.mro(summary, cls):
+            if name in klass.methods:
+                ref = f"{mod.module}.{klass.qualname}.{name}" if mod.module else f"{klass.qualname}.{name}"
+                return Value(V.FUNC, ref=ref)
+            if name in klass.class_attrs:
+                return self.materialize(klass.class_attrs[name], mod, V.attr_source(base.source, name), None)
+        return V.unknown()
+
+    def lib_name(self, value: Value) -> str | None:
+        if value.kind == V.LIB or (value.kind == V.UNKNOWN and value.ref and not value.ref.startswith("loop:")):
+            return value.ref
+        return None
+
+    # calls -------------------------------------------------------------------------
+    def call(self, func: Value, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
+        if func.kind == V.FUNC and func.ref:
+            return self.call_user(func, args, kwargs, act, node)
+        if func.kind == V.CLASS and func.ref:
+            return self.instantiate(func.ref, args, kwargs, act, node)
+        if func.kind == V.NN_MODULE:
+            return self.call_module(func, args, kwargs, act, node)
+        if func.kind == V.OBJECT and func.ref:
+            call = self._instance_attr(func, "__call__")
+            if call.kind == V.FUNC:
+                return self.call_user(call, args, kwargs, act, node)
+        if func.kind == V.LIB and func.ref:
+            return self.call_library(func, args, kwargs, act, node)
+        return V.unknown()
+
+    def call_library(self, func: Value, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
+        name = func.ref or ""
+        receiver = func.bound_self
+        if receiver is not None and receiver.kind == V.TENSOR:
+            decision = breaks.decide_tensor_method(name.removeprefix("Tensor."), self.settings)
+        elif receiver is not None and receiver.kind == V.DICT:
+            return self._dict_method(receiver, name.rpartition(".")[2], args, act, node)
+        elif name in _BUILTIN_NAMES:
+            return self.call_builtin(name, args, kwargs, act, node)
+        else:
+            decision = breaks.decide_function(name, self.settings)
+        if decision.action == "graph-break":
+            for value in args + list(kwargs.values()):
+                self.use(value, act, node)
+            self.graph_break(act, node, decision, name)
+            return V.unknown()
+        if decision.action == "inline":
+            found = self.project.function(name)
+            if found is not None:
+                return self.call_user(Value(V.FUNC, ref=name), args, kwargs, act, node)
+            return V.unknown()
+        for value in args + list(kwargs.values()):
+            self.use(value, act, node)
+            if value.kind in (V.LIST, V.TUPLE):
+                self.length_check(value, act, node)
+        if decision.action == "graph-node":
+            self.frame.graph_ops += 1
+            if name.endswith((".size", ".dim", ".numel", "Tensor.size", "Tensor.dim")):
+                return Value(V.CONST, pytype="int")
+            return Value(V.TENSOR)
+        return V.unknown()
+
+    def _dict_method(self, receiver: Value, method: str, args: list[Value], act: Act, node: cst.Call) -> Value:
+        keys, items = receiver.keys, receiver.items
+        if keys is None or items is None:
+            return V.unknown()
+        wrapped = [i.with_(source=V.item_source(receiver.source, k)) if receiver.source and i.source is None else i
+                   for k, i in zip(keys, items)]
+        if method == "keys":
+            return Value(V.LIST, items=[V.const(k) for k in keys])
+        if method == "values":
+            return Value(V.LIST, items=wrapped)
+        if method == "items":
+            return Value(V.LIST, items=[Value(V.TUPLE, items=[V.const(k), w]) for k, w in zip(keys, wrapped)])
+        if method == "get" and args and args[0].known:
+            return wrapped[keys.index(args[0].value)] if args[0].value in keys else (args[1] if len(args) > 1 else V.const(None))
+        return V.unknown()
+
+    def call_builtin(self, name: str, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
+        decision = breaks.decide_builtin(name, self.settings)
+        if decision.action == "graph-break":
+            self.graph_break(act, node, decision, name)
+            return V.unknown()
+        if name == "len" and args:
+            target = args[0]
+            if target.kind in (V.LIST, V.TUPLE):
+                self.length_check(target, act, node)
+                return V.const(len(target.items)) if target.items is not None else Value(V.CONST, pytype="int")
+            if target.kind == V.TENSOR:
+                return Value(V.CONST, pytype="int")
+            return Value(V.CONST, pytype="int")
+        if name == "range":
+            for value in args:
+                self.use(value, act, node)
+            if all(a.kind == V.CONST and a.known and isinstance(a.value, int) for a in args) and args:
+                return Value(V.RANGE, value=range(*[a.value for a in args]))
+            return Value(V.RANGE)
+        if name in ("enumerate", "zip", "reversed", "list", "tuple", "sorted"):
+            return self._sequence_builtin(name, args, act, node)
+        if name == "isinstance":
+            return Value(V.CONST, pytype="bool")
+        if name in ("getattr", "setattr", "hasattr", "exec", "eval", "globals", "vars"):
+            self.notes.append(f"`{name}(...)` at {act.display}:{act.parsed.line(node)}: dynamic attribute access, "
+                              "the values it touches are unknown to the static pass")
+            return V.unknown()
+        if any(a.kind == V.TENSOR for a in args):
+            self.frame.graph_ops += 1
+            return Value(V.TENSOR) if name in ("abs", "min", "max", "sum", "pow") else V.unknown()
+        for value in args:
+            self.use(value, act, node)
+            if value.kind in (V.LIST, V.TUPLE):
+                self.length_check(value, act, node)
+        fn = _PURE_BUILTINS.get(name)
+        if fn is not None and args and all(a.kind == V.CONST and a.known for a in args):
+            return _compute(fn, *[a.value for a in args])
+        if name == "sum" and args and args[0].kind in (V.LIST, V.TUPLE) and args[0].items is not None:
+            if any(i.kind == V.TENSOR for i in args[0].items):
+                return Value(V.TENSOR)
+            if all(i.kind == V.CONST and i.known for i in args[0].items):
+                return _compute(sum, [i.value for i in args[0].items])
+        return Value(V.CONST) if name in _PURE_BUILTINS else V.unknown()
+
+    def _sequence_builtin(self, name: str, args: list[Value], act: Act, node: cst.Call) -> Value:
+        seqs = [self.iterate(a, act, node) for a in args]
+        if any(s is None for s in seqs) or not seqs:
+            return Value(V.LIST)
+        first = seqs[0] or []
+        if name == "enumerate":
+            return Value(V.LIST, items=[Value(V.TUPLE, items=[V.const(i), v]) for i, v in enumerate(first)])
+        if name == "zip":
+            return Value(V.LIST, items=[Value(V.TUPLE, items=list(group)) for group in zip(*seqs)])  # type: ignore[arg-type]
+        if name == "reversed":
+            return Value(V.LIST, items=list(reversed(first)))
+        return Value(V.LIST if name != "tuple" else V.TUPLE, items=list(first))
+
+    def instantiate(self, ref: str, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
+        value = self.construct(ref, None)
+        found = self.project.klass(ref)
+        if found is not None and value.kind == V.OBJECT:
+            summary, cls = found
+            init = next(((m, k) for m, k in self.project.mro(summary, cls) if "__init__" in k.methods), None)
+            if init is not None:
+                mod, klass = init
+                init_ref = f"{mod.module}.{klass.qualname}.__init__" if mod.module else f"{klass.qualname}.__init__"
+                self.call_user(Value(V.FUNC, ref=init_ref, bound_self=value), args, kwargs, act, node)
+            elif _is_dataclass(cls):
+                fields = list(cls.class_attrs)
+                for name, arg in [*zip(fields, args), *kwargs.items()]:
+                    value.attrs[name] = arg.with_(source=None)
+        return value
+
+    def call_module(self, module: Value, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
+        if module.ref and self.project.klass(module.ref):
+            forward = self._instance_attr(module, "forward")
+            if forward.kind == V.FUNC:
+                return self.call_user(forward, args, kwargs, act, node)
+        for value in args:
+            self.use(value, act, node)
+        self.frame.graph_ops += 1
+        return Value(V.TENSOR)
+
+    def call_user(self, func: Value, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
+        """Inline a function of the project: Dynamo's InliningInstructionTranslator."""
+        resolved = self._function_node(func)
+        if resolved is None:
+            return V.unknown()
+        parsed, fn, closure, cls, qualname = resolved
+        decorators = parsed.summary.functions.get(qualname)
+        if decorators and any(breaks.is_disabled_decorator(d) for d in decorators.decorators):
+            self.graph_break(act, node, breaks.decide_disabled_call(qualname), qualname)
+            return V.unknown()
+        key = (parsed.summary.display, qualname)
+        if act.depth >= MAX_DEPTH or key in self.inlining:
+            self.notes.append(f"inlining of {qualname} stopped (recursion or depth {MAX_DEPTH})")
+            return V.unknown()
+        callee = f"{parsed.summary.display}:{qualname}" if not qualname.startswith("<") else qualname
+        if isinstance(fn, cst.FunctionDef):
+            self.emit(Action.INLINE, act, node, callee=_display_callee(parsed, qualname), variable_tracker=V.FUNC,
+                      detail={"qualname": qualname})
+        env = self.bind(fn, func.bound_self, args, kwargs, parsed)
+        link = Related(self.loc(act, node), f"{'in a loop: ' if act.loops else ''}calls {callee.rpartition(':')[2]}")
+        inner = Act(parsed, qualname, env, (*act.chain, link), act.depth + 1, 0, cls, closure)
+        self.inlining.append(key)
+        try:
+            if isinstance(fn, cst.Lambda):
+                return self.expr(fn.body, inner)
+            self.block(fn.body, inner)
+            return V.const(None)
+        except _Return as ret:
+            return ret.value
+        finally:
+            self.inlining.pop()
+
+    def _function_node(self, func: Value) -> tuple[Parsed, cst.FunctionDef | cst.Lambda, dict[str, Value], str | None, str] | None:
+        ref = func.ref or ""
+        if ref.startswith("local:"):
+            parsed, node, closure, cls = self.local_funcs[ref]
+            name = node.name.value if isinstance(node, cst.FunctionDef) else "<lambda>"
+            return parsed, node, closure, cls, name  # type: ignore[return-value]
+        found = self.project.split(ref)
+        if found is None:
+            return None
+        summary, qualname = found
+        parsed = self.project.parsed(summary.display)
+        if parsed is None or qualname not in parsed.functions:
+            return None
+        cls = ref.rpartition(".")[0] if "." in qualname else None
+        return parsed, parsed.functions[qualname], {}, cls, qualname
+
+    def bind(self, fn: cst.FunctionDef | cst.Lambda, self_value: Value | None, args: list[Value],
+             kwargs: dict[str, Value], parsed: Parsed) -> dict[str, Value]:
+        params = fn.params
+        positional = [*params.posonly_params, *params.params]
+        env: dict[str, Value] = {}
+        queue = list(args)
+        if self_value is not None and positional:
+            env[positional[0].name.value] = self_value
+            positional = positional[1:]
+        for param in positional:
+            name = param.name.value
+            if queue:
+                env[name] = queue.pop(0)
+            elif name in kwargs:
+                env[name] = kwargs.pop(name)
+            elif param.default is not None:
+                env[name] = self._default(param.default, parsed)
+            else:
+                env[name] = V.unknown()
+        if isinstance(params.star_arg, cst.Param):
+            env[params.star_arg.name.value] = Value(V.TUPLE, items=queue)
+        for param in params.kwonly_params:
+            name = param.name.value
+            env[name] = kwargs.pop(name) if name in kwargs else (
+                self._default(param.default, parsed) if param.default is not None else V.unknown())
+        if params.star_kwarg is not None:
+            env[params.star_kwarg.name.value] = Value(V.DICT, keys=list(kwargs), items=list(kwargs.values()))
+        return env
+
+    def _default(self, node: cst.BaseExpression, parsed: Parsed) -> Value:
+        """A default is a constant of the function object: Dynamo reads it without a guard of its own."""
+        from vtlint.analyzer.summary import literal
+
+        return self.materialize(literal(node, parsed.summary.imports), parsed.summary, None, None)
+
+
+# Methods lists, dicts and strings share with torch.Tensor: they say nothing about the receiver.
+_SHARED_METHODS = frozenset({
+    "index", "count", "copy", "sort", "append", "extend", "pop", "get", "items", "keys", "values", "update",
+    "split", "format", "join", "replace", "strip", "startswith", "endswith", "lower", "upper", "clear",
+    "insert", "remove", "reverse", "add", "sub", "mul", "div", "real", "imag", "conjugate", "is_integer",
+    "__call__", "forward", "to_bytes", "bit_length", "hex", "fromhex", "as_integer_ratio",
+})
+
+
+def is_tensor_only_attribute(name: str, settings: DynamoSettings) -> bool:
+    if name in _SHARED_METHODS or name.startswith("_"):
+        return False
+    return breaks.decide_tensor_method(name, settings).action != "unknown"
+
+
+class _Unrolled(Exception):
+    """A comprehension over a sequence of unknown length."""
+
+
+_BUILTIN_NAMES = frozenset({
+    "len", "range", "print", "int", "float", "bool", "str", "abs", "min", "max", "round", "sum", "isinstance",
+    "enumerate", "zip", "reversed", "list", "tuple", "sorted", "getattr", "setattr", "hasattr", "exec", "eval",
+    "globals", "vars", "input", "open", "id", "hash", "type", "super", "all", "any", "map", "filter", "iter", "next",
+    "dict", "set", "frozenset", "repr", "format", "divmod", "pow", "callable", "issubclass", "object",
+})
+
+
+def _is_dataclass(cls: ClassSummary) -> bool:
+    return any(d.split(".")[-1] == "dataclass" for d in cls.decorators)
+
+
+def _identity(left: Value, right: Value) -> bool | None:
+    if left.kind == right.kind == V.CONST and left.known and right.known:
+        return left.value is right.value or (left.value is None and right.value is None)
+    if V.CONST in (left.kind, right.kind):
+        other, const = (right, left) if left.kind == V.CONST else (left, right)
+        if const.known and const.value is None and other.kind in (V.TENSOR, V.OBJECT, V.NN_MODULE, V.LIST, V.TUPLE):
+            return False
+    return None
+
+
+def _compute(fn: Any, *args: Any) -> Value:
+    try:
+        result = fn(*args)
+    except Exception:  # noqa: BLE001 - Python itself would raise here; the walk just stops knowing
+        return V.unknown()
+    return V.const(result) if type(result) in V.SCALAR_TYPES else V.unknown()
+
+
+def _result_type(left: str | None, right: str | None) -> str | None:
+    if "float" in (left, right):
+        return "float"
+    if left == right:
+        return left
+    return None
+
+
+def _resource(value: Value, source: str | None) -> Value:
+    return value.with_(source=source) if source else value
+
+
+def _repr(value: Value) -> str | None:
+    return repr(value.value) if value.known else None
+
+
+def _target_names(node: cst.BaseExpression) -> list[str]:
+    if isinstance(node, cst.Name):
+        return [node.value]
+    if isinstance(node, (cst.Tuple, cst.List)):
+        return [n for e in node.elements for n in _target_names(e.value)]
+    return []
+
+
+def _display_callee(parsed: Parsed, qualname: str) -> str:
+    summary = parsed.summary
+    if summary.display.startswith("/"):  # an installed package: its dotted name
+        return f"{summary.module}.{qualname}"
+    return f"{summary.display}:{qualname}"
+
