@@ -57,6 +57,19 @@ CASES: dict[str, Case] = {
                   lambda: breaks.decide_function("os.path.join", S)),
     "json_dumps": ("def f(x):\n    s = json.dumps({'a': 1})  # <-\n    return x + len(s)",
                    lambda: breaks.decide_function("json.dumps", S)),
+    "nn_parameter": ("def f(x):\n    p = torch.nn.Parameter(torch.ones(3))  # <-\n    return x + p",
+                     lambda: breaks.decide_function("torch.nn.Parameter", S)),
+    "autograd_grad": ("def f(x):\n    y = x * 2\n    g = torch.autograd.grad(y.sum(), x)  # <-\n    return x",
+                      lambda: breaks.decide_function("torch.autograd.grad", S)),
+    "from_numpy_off": ("DYNAMO = {'trace_numpy': False}\nA = np.ones(3)\ndef f(x):\n    return x + torch.from_numpy(A)  # <-",
+                       lambda: breaks.decide_function("torch.from_numpy", DynamoSettings(trace_numpy=False))),
+    "lr_scheduler_step": ("opt = torch.optim.SGD([torch.nn.Parameter(torch.ones(3))], lr=0.1)\n"
+                          "sched = torch.optim.lr_scheduler.StepLR(opt, 1)\n"
+                          "def f(x):\n    sched.step()  # <-\n    return x + 1",
+                          lambda: breaks.decide_function("torch.optim.lr_scheduler.StepLR.step", S)),
+    "raise_uncaught": ("def f(x):\n    raise ValueError('bad')  # <-", lambda: breaks.decide_raise(False, S)),
+    "raise_caught": ("def f(x):\n    try:\n        raise ValueError('bad')  # <-\n    except ValueError:\n"
+                     "        return x + 1", lambda: breaks.decide_raise(True, S)),
     # builtins
     "print": ("def f(x):\n    print('a')  # <-\n    return x + 1", lambda: breaks.decide_builtin("print", S)),
     "breakpoint": ("def f(x):\n    breakpoint()  # <-\n    return x + 1", lambda: breaks.decide_builtin("breakpoint", S)),
@@ -80,6 +93,14 @@ CASES: dict[str, Case] = {
                          lambda: breaks.decide_tensor_method("numpy", DynamoSettings(trace_numpy=False))),
     "backward": ("def f(x):\n    y = x * 2\n    y.sum().backward()  # <-\n    return x + 1",
                  lambda: breaks.decide_tensor_method("backward", S)),
+    "is_inference": ("def f(x):\n    return x + x.is_inference()  # <-", lambda: breaks.decide_tensor_method("is_inference", S)),
+    "random_": ("def f(x):\n    return x.clone().random_()  # <-", lambda: breaks.decide_tensor_method("random_", S)),
+    "resize_": ("def f(x):\n    y = x.clone()\n    y.resize_(6)  # <-\n    return y + 1",
+                lambda: breaks.decide_tensor_method("resize_", S)),
+    "share_memory_": ("def f(x):\n    x.share_memory_()  # <-\n    return x + 1",
+                      lambda: breaks.decide_tensor_method("share_memory_", S)),
+    "requires_grad_": ("def f(x):\n    y = x * 2\n    y.requires_grad_()  # <-\n    return y + 1",
+                       lambda: breaks.decide_tensor_method("requires_grad_", S)),
     "tensor_sum": ("def f(x):\n    return x.sum()  # <-", lambda: breaks.decide_tensor_method("sum", S)),
     # branches on a tensor
     "if": ("def f(x):\n    if x.sum() > 0:  # <-\n        return x + 1\n    return x",

@@ -36,6 +36,8 @@ DYNAMIC_SHAPE_OP = "Dynamic shape operator"
 NUMPY_OFF = "Tensor.numpy() with trace_numpy=False"
 NUMPY_FN_OFF = "attempted to trace numpy function with config.trace_numpy=False"
 UNSUPPORTED_CTX = "Unsupported context manager"
+SKIPPED_INLINE = "Attempted to inline function marked as skipped"
+OBSERVED_EXCEPTION = "Observed exception"
 TENSOR_REPR = "repr() on tensor"
 
 
@@ -182,6 +184,10 @@ _EXPLICIT = {
     "torch._dynamo.graph_break": (EXPLICIT_BREAK, "User-inserted graph break"),
     "torch._dynamo.skip_frame": (SKIP_FRAME, "User-inserted skip frame: the whole frame runs eagerly"),
     "pdb.set_trace": (SKIPPED, "pdb is an interactive debugger: Dynamo runs it eagerly"),
+    "torch.nn.Parameter": ("Attempted to use `torch.nn.Parameter()` constructor with Dynamo",
+                           "Dynamo does not support creating an nn.Parameter inside the compiled region"),
+    "torch.autograd.grad": ("using `torch.autograd.grad` with `torch._dynamo.config.trace_autograd_ops=False`",
+                            "torch.autograd.grad is not traced (trace_autograd_ops=False)"),
 }
 # The module-level helpers of `random` Dynamo replays: called while tracing, the
 # result becomes a graph input with a RandomValueSource (measured: no break). The
@@ -225,6 +231,9 @@ def decide_function(qualname: str, settings: DynamoSettings, *, defined_in: str 
     if qualname in _EXPLICIT:
         gb_type, why = _EXPLICIT[qualname]
         return _break(gb_type, "SkipFunctionVariable", why)
+    if qualname == "torch.from_numpy" and not settings.trace_numpy:
+        return _break("call `torch.from_numpy` with `torch._dynamo.config.trace_numpy=False`", "TorchInGraphFunctionVariable",
+                      "torch.from_numpy with trace_numpy=False")
     if qualname in _REPLAYED_RANDOM:
         return Decision(GRAPH_NODE, "UserDefinedObjectVariable",
                         reason=f"`{qualname}` is called while tracing; its result is a graph input (RandomValueSource)")
@@ -237,7 +246,17 @@ def decide_function(qualname: str, settings: DynamoSettings, *, defined_in: str 
         decision = _from_variable_tracker(qualname, vt, why, settings)
         return decision if exact else _lower(decision, "medium")
     module = _module_of(defined_in) if defined_in else qualname.rpartition(".")[0]
-    return _from_file_rules(qualname, module)
+    decision = _from_file_rules(qualname, module)
+    if decision.breaks and _is_method(qualname):
+        # a bound method is a UserMethodVariable: Dynamo tries to inline it, then refuses
+        return _break(SKIPPED_INLINE, "UserMethodVariable", decision.reason, decision.confidence)
+    return decision
+
+
+def _is_method(qualname: str) -> bool:
+    """`pkg.mod.Class.method`: the part before the name is a class (CapWords)."""
+    parts = qualname.split(".")
+    return len(parts) >= 3 and parts[-2][:1].isupper() and not parts[-1][:1].isupper()
 
 
 def _lower(decision: Decision, confidence: str) -> Decision:
@@ -354,10 +373,16 @@ _UNSUPPORTED_METHODS = {
     "resize_": "Unsupported Tensor.resize_() call",
     "resize_as_": "Unsupported Tensor.resize_as_() call",
     "set_": "Unsupported Tensor.set_() call",
-    "share_memory_": "Unsupported Tensor.share_memory_() call",
+    "share_memory_": "Unhandled args for method",  # measured: the handler's signature rejects the call
+    "random_": "Tensor.random_ op",
+    "is_inference": "Encountered tensor.is_inference() during tracing",
     "sparse_resize_": "Unsupported Tensor.sparse_resize_() call",
     "sparse_resize_and_clear_": "Unsupported Tensor.sparse_resize_and_clear_() call",
     "__repr__": TENSOR_REPR,
+}
+# Methods that only break on some receivers (measured: on an intermediate, not on an input).
+_SOMETIMES = {
+    "requires_grad_": "requires_grad_() intermediate leaked as output",
 }
 
 
@@ -384,6 +409,8 @@ def decide_tensor_method(name: str, settings: DynamoSettings) -> Decision:
                       "(capture_dynamic_output_shape_ops=False)")
     if name in _UNSUPPORTED_METHODS:
         return _break(_UNSUPPORTED_METHODS[name], vt, f"Dynamo does not trace `Tensor.{name}()`")
+    if name in _SOMETIMES:
+        return _break(_SOMETIMES[name], vt, f"`Tensor.{name}()` on a tensor computed in the graph", "medium")
     if name in _tensor_methods():
         return Decision(GRAPH_NODE, vt, reason=f"`Tensor.{name}` goes into the graph")
     return Decision(UNKNOWN, vt, reason=f"`{name}` is not a torch.Tensor method", confidence="low")
@@ -410,6 +437,15 @@ def decide_branch(construct: str, settings: DynamoSettings) -> Decision:
         return Decision(UNKNOWN, "TensorVariable", reason=f"unknown construct {construct!r}", confidence="low")
     return _break(DATA_DEPENDENT_BRANCH, "TensorVariable",
                   "Detected data-dependent branching: the condition depends on a tensor's value")
+
+
+def decide_raise(caught: bool, settings: DynamoSettings) -> Decision:
+    """A `raise` in traced code: Dynamo traces a raise caught in the same frame
+    (measured: no break); one that escapes the frame is an "Observed exception"."""
+    if caught:
+        return Decision(CONSTANT, "ExceptionVariable", reason="the exception is raised and caught while tracing")
+    return _break(OBSERVED_EXCEPTION, "ExceptionVariable",
+                  "the exception leaves the traced frame: Dynamo skips the frame and re-raises it eagerly")
 
 
 # ---------------------------------------------------------------- with-statements
