@@ -284,8 +284,11 @@ def merge_cmd(files: tuple[Path, ...], output: Path | None, category: str | None
 
 @main.command("rules")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def rules_cmd(fmt: str) -> None:
+@click.option("--refresh", is_flag=True, help="Rebuild the trace_rules snapshot from the installed torch first.")
+def rules_cmd(fmt: str, refresh: bool) -> None:
     """List every rule: code, name, default level, what it predicts."""
+    if refresh:
+        _refresh_trace_rules()
     rules = all_rules()
     if fmt == "json":
         import json
@@ -304,6 +307,19 @@ def rules_cmd(fmt: str) -> None:
         level = rule.level.value + ("" if rule.default_enabled else " (opt-in)")
         table.add_row(code, rule.name, level, rule.kind.value, rule.summary)
     Console(width=max(120, Console().width)).print(table)
+
+
+def _refresh_trace_rules() -> None:
+    """Rebuild the snapshot of torch's trace_rules and graph-break registry (imports torch in a subprocess)."""
+    from vtlint.rules.trace_rules.snapshot import refresh
+
+    try:
+        snap = refresh()
+    except RuntimeError as exc:
+        raise UsageFault(str(exc)) from None
+    data = snap.data
+    click.echo(f"trace_rules snapshot for torch {snap.torch_version}: {len(data['torch_functions'])} torch functions, "
+               f"{len(data['registry'])} graph-break types -> {snap.path}", err=True)
 
 
 @main.command("rule")
