@@ -11,6 +11,7 @@ from importlib import metadata
 from pathlib import Path
 
 from vtlint.analyzer import EntryInfo, Prediction, analyze
+from vtlint.analyzer.breaks import snapshot_notifications
 from vtlint.analyzer.files import SourceFile, discover
 from vtlint.config import Config
 from vtlint.findings import Finding, Kind, Level, Notification
@@ -107,6 +108,8 @@ def run_check(
     prediction = analyze(files, config, jobs=jobs, use_cache=use_cache, progress=progress, overrides=overrides)
     result.entries = prediction.entries
     result.notifications.extend(prediction.notifications)
+    if result.entries:  # graph-break decisions followed this snapshot: say so when it is not the user's torch
+        result.notifications.extend(snapshot_notifications())
     merged = merge(
         prediction.events,
         runtime.events if runtime else None,
