@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from sarif_support import Sample, assert_valid, sample_findings, sample_result
 
-from vtlint.findings import Evidence
+from vtlint.findings import Evidence, Location
 from vtlint.report.fingerprint import NAMESPACE
 from vtlint.report.sarif import dump
+from vtlint.report.sarif_github import enforce_limits
 from vtlint.report.sarif_merge import MergeError, joined_evidence, merge_logs
 from vtlint.report.shard import Shard, shard_of
 
@@ -103,26 +104,16 @@ def test_merge_refuses_foreign_runs_and_mixed_categories(sample: Sample) -> None
 
 
 def test_merge_applies_limits(sample: Sample) -> None:
-    from vtlint.report import sarif_github
-
     logs = []
-    for shift in range(4):
-        findings = sample_findings(shift=100 * shift)  # different lines of an unknown file: 12 distinct results
-        findings = [f.with_(location=f.location.__class__(f"f{shift}.py", f.location.line)) for f in findings]
+    for shift in range(4):  # the same findings in four files: 12 distinct results
+        findings = [f.with_(location=Location(f"f{shift}.py", f.location.line)) for f in sample_findings()]
         logs.append(Sample(sample.root, sample_result(findings)).log())
-    original = sarif_github.MAX_RESULTS
-    merged = merge_logs(logs)
-    assert len(_results(merged)) == 12
-    try:
-        sarif_github.MAX_RESULTS = 5
-        with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(sarif_github, "_trim_run", sarif_github._trim_run)
-            log = merge_logs(logs)
-            sarif_github.enforce_limits(log, max_results=5)
-    finally:
-        sarif_github.MAX_RESULTS = original
-    assert len(_results(log)) == 5
-    assert {r["level"] for r in _results(log)} == {"error"}
+    assert len(_results(merge_logs(logs))) == 12
+    log = merge_logs(logs)
+    enforce_limits(log, max_results=5)
+    assert len(_results(assert_valid(log))) == 5
+    assert {r["level"] for r in _results(log)} == {"error"}  # the most severe are kept
+    assert [r["id"] for r in log["runs"][0]["tool"]["driver"]["rules"]] == ["VTL001", "VTL201"]
 
 
 def test_merge_cli_errors(run_cli, tmp_path: Path) -> None:

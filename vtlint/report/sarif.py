@@ -153,8 +153,9 @@ def _help_markdown(rule: type[Rule]) -> str:
         entry = _registry().get(gb_id)
         if entry is None:
             continue
-        parts += ["", f"### [{gb_id}]({gb_url(gb_id)}): {entry['Gb_type']}", "", entry["Explanation"]]
-        parts += [f"- {hint}" for hint in entry["Hints"]]
+        parts += ["", f"### [{gb_id}]({gb_url(gb_id)}): {entry['Gb_type']}", "", entry["Explanation"].strip()]
+        if entry["Hints"]:
+            parts += ["", "Hints from the registry:", "", *[f"- {hint.strip()}" for hint in entry["Hints"]]]
     return "\n".join(parts) + "\n"
 
 

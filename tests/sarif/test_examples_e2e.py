@@ -1,0 +1,94 @@
+"""End to end on the bundled examples: the analyzer's real findings through SARIF,
+fingerprints across an edit, shards merged back, and the SARIF Multitool."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from sarif_support import REPO, assert_valid, validate_sarif
+
+from vtlint.report.fingerprint import NAMESPACE
+
+EXAMPLES = REPO / "examples"
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A repository whose `examples/` is a copy of the bundled one (its own pyproject.toml)."""
+    (tmp_path / ".git").mkdir()
+    shutil.copytree(EXAMPLES, tmp_path / "examples", ignore=shutil.ignore_patterns("__pycache__"))
+    return tmp_path
+
+
+def _sarif(run_cli, cwd: Path, *args: str) -> dict:
+    result = run_cli("check", "examples", "--no-cache", "--format", "sarif", "-o", "out.sarif", *args, cwd=cwd)
+    assert result.exit_code in (0, 1), result.output
+    return assert_valid((cwd / "out.sarif").read_text(encoding="utf-8"))
+
+
+def _results(log: dict) -> list[dict]:
+    return log["runs"][0]["results"]
+
+
+def _start(result: dict) -> tuple[str, int]:
+    physical = result["locations"][0]["physicalLocation"]
+    return physical["artifactLocation"]["uri"], physical["region"]["startLine"]
+
+
+def test_examples_sarif_is_valid_and_complete(run_cli, repo: Path) -> None:
+    log = _sarif(run_cli, repo)
+    results = _results(log)
+    assert {r["ruleId"][:4] for r in results} >= {"VTL1", "VTL2"}  # baked constants and graph breaks
+    assert all(_start(r)[0].startswith("examples/") for r in results)  # repository-relative
+    rules = log["runs"][0]["tool"]["driver"]["rules"]
+    assert sorted({r["ruleId"] for r in results}) == [rule["id"] for rule in rules]
+    breaks = [r for r in results if r["properties"].get("gbId")]
+    assert breaks and all(r["properties"]["kind"] == "graph-break" for r in breaks)
+    prints = [r["partialFingerprints"][NAMESPACE] for r in results]
+    assert len(set(prints)) == len(prints)
+
+
+def test_fingerprints_survive_lines_inserted_above_findings(run_cli, repo: Path) -> None:
+    before = {r["partialFingerprints"][NAMESPACE]: _start(r) for r in _results(_sarif(run_cli, repo))}
+    for path in (repo / "examples").glob("*.py"):
+        path.write_text("# a licence header\n# of three lines\n\n" + path.read_text(encoding="utf-8"), encoding="utf-8")
+    after = {r["partialFingerprints"][NAMESPACE]: _start(r) for r in _results(_sarif(run_cli, repo))}
+    assert set(after) == set(before)
+    assert all(after[fp] == (uri, line + 3) for fp, (uri, line) in before.items())
+
+
+def test_shards_merged_equal_the_unsharded_run(run_cli, repo: Path) -> None:
+    whole = _sarif(run_cli, repo)
+    names = []
+    for k in (1, 2, 3):
+        _sarif(run_cli, repo, "--shard", f"{k}/3")
+        names.append(f"shard{k}.sarif")
+        (repo / "out.sarif").rename(repo / names[-1])
+    merged = run_cli("merge", *names, "-o", "merged.sarif", cwd=repo)
+    assert merged.exit_code == 0, merged.output
+    combined = assert_valid((repo / "merged.sarif").read_text(encoding="utf-8"))
+    assert combined == whole
+
+
+def test_sarif_multitool_accepts_vtlint_logs(run_cli, repo: Path, tmp_path: Path) -> None:
+    """The SARIF Multitool's SARIF and GitHub (Ghas) rules, on the examples' log and a
+    log with findings outside the repository and past GitHub's limits."""
+    multitool = validate_sarif.default_multitool()
+    if multitool is None:
+        pytest.skip("SARIF Multitool not installed: `make sarif-tools` (npm) installs it")
+    log = _sarif(run_cli, repo)
+    stressed = json.loads(json.dumps(log))
+    result = _results(stressed)[0]
+    result["locations"][0]["physicalLocation"]["artifactLocation"] = {"uri": (tmp_path / "outside dir" / "x.py").as_uri()}
+    stressed["runs"][0]["invocations"][0]["workingDirectory"] = {"uri": repo.as_uri() + "/"}
+    for i, path in enumerate((repo / "examples.sarif", repo / "stressed.sarif")):
+        path.write_text(json.dumps([log, stressed][i]), encoding="utf-8")
+        errors, _notes = validate_sarif.multitool_problems(path, multitool)
+        assert errors == [], errors
+    del _results(stressed)[1]["locations"]  # GitHub needs a location: the multitool must say so
+    (repo / "broken.sarif").write_text(json.dumps(stressed), encoding="utf-8")
+    errors, _notes = validate_sarif.multitool_problems(repo / "broken.sarif", multitool)
+    assert any("GH1015" in e and "locations" in e for e in errors), errors
