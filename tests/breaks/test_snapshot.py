@@ -1,0 +1,90 @@
+"""The trace_rules snapshot: cached per torch version, shipped fallback, fast load."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from vtlint.rules.trace_rules import snapshot
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("VTLINT_CACHE_DIR", str(tmp_path))
+    return tmp_path
+
+
+def _shipped_data() -> dict:
+    return json.loads(snapshot.shipped_snapshots()[-1].read_text(encoding="utf-8"))
+
+
+def test_without_torch_the_shipped_snapshot_is_used_and_said(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(snapshot, "installed_torch_version", lambda: None)
+    snap = snapshot.load()
+    assert snap.origin == "shipped"
+    [note] = snap.notifications
+    assert "torch is not installed" in note.message and "2.13" in note.message
+
+
+def test_cached_snapshot_is_read_for_its_torch_version(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = _shipped_data() | {"torch_version": "9.9.9"}
+    target = snapshot.cache_path("9.9.9")
+    target.parent.mkdir(parents=True)
+    target.write_text(json.dumps(data), encoding="utf-8")
+    monkeypatch.setattr(snapshot, "installed_torch_version", lambda: "9.9.9")
+    started = time.perf_counter()
+    snap = snapshot.load(allow_build=False)
+    elapsed = time.perf_counter() - started
+    assert (snap.origin, snap.torch_version, snap.notifications) == ("cache", "9.9.9", ())
+    assert elapsed < 0.5, f"loading the snapshot took {elapsed:.3f} s"
+
+
+def test_stale_or_missing_cache_falls_back_with_a_notification(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = snapshot.cache_path("9.9.9")
+    target.parent.mkdir(parents=True)
+    target.write_text(json.dumps({"schema": -1, "torch_version": "9.9.9"}), encoding="utf-8")
+    monkeypatch.setattr(snapshot, "installed_torch_version", lambda: "9.9.9")
+    snap = snapshot.load(allow_build=False)
+    assert snap.origin == "shipped"
+    assert "torch 9.9.9 unavailable" in snap.notifications[0].message
+    assert "vtlint rules --refresh" in snap.notifications[0].message
+
+
+def test_failed_build_falls_back(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(snapshot, "installed_torch_version", lambda: "9.9.9")
+    monkeypatch.setattr(snapshot, "build", lambda version: (None, "building the trace_rules snapshot failed: boom"))
+    snap = snapshot.load()
+    assert snap.origin == "shipped" and "boom" in snap.notifications[0].message
+
+
+def test_shipped_snapshot_is_portable_and_small() -> None:
+    path = snapshot.shipped_snapshots()[-1]
+    text = path.read_text(encoding="utf-8")
+    assert path.stat().st_size < 600_000
+    assert not re.search(r'"/(?:home|root|usr|opt|tmp|Users)/', text), "absolute paths leaked into the snapshot"
+    data = json.loads(text)
+    assert data["schema"] == snapshot.SCHEMA
+    assert {"torch_functions", "modules", "callables", "tensor_methods", "registry"} <= set(data)
+
+
+@pytest.mark.torch
+def test_build_reads_the_installed_torch(cache: Path) -> None:
+    """The build script against torch itself: its facts are trace_rules' own answers."""
+    version = snapshot.installed_torch_version()
+    assert version is not None
+    built, why = snapshot.build(version)
+    assert built is not None, why
+    data = json.loads(built.read_text(encoding="utf-8"))
+    assert data["torch_version"] == version
+    assert data["torch_functions"]["torch.sin"] == "TorchInGraphFunctionVariable"
+    assert "torch.nn" in data["modules"]["mod_inlinelist"] and "torch.nn" in data["modules"]["mod_skiplist"]
+    assert "random" in data["modules"]["builtin_skiplist"] and "tqdm" in data["modules"]["thirdparty_skiplist"]
+    assert data["modules"]["builtin_inline_when_called"] == ["copy"]
+    assert data["callables"]["time"]["default"][0] == "SkipFunctionVariable"
+    assert data["callables"]["warnings"]["names"]["warn"][0] == "SkipFunctionVariable"
+    assert data["registry"]["GB0170"]["gb_type"] == "Data-dependent branching"
+    assert "item" in data["tensor_methods"]
