@@ -28,6 +28,7 @@ class CheckResult:
     notifications: list[Notification] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
     entries: list[EntryInfo] = field(default_factory=list)
+    predicted: list[Event] = field(default_factory=list)  # the static trace (the LSP learns cross-file inlining from it)
     missing: list[str] = field(default_factory=list)
     rules: dict[str, type[Rule]] = field(default_factory=dict)  # the rules enabled for the run
     torch_version: str | None = None
@@ -107,6 +108,7 @@ def run_check(
     result.files = [f.display for f in files]
     prediction = analyze(files, config, jobs=jobs, use_cache=use_cache, progress=progress, overrides=overrides)
     result.entries = prediction.entries
+    result.predicted = prediction.events
     result.notifications.extend(prediction.notifications)
     if result.entries:  # graph-break decisions followed this snapshot: say so when it is not the user's torch
         result.notifications.extend(snapshot_notifications())

@@ -117,3 +117,50 @@ async def test_runtime_confirmation_without_a_harness_says_why(tmp_path: Path) -
         assert answer["ok"] is False
         expected = "no harness configured" if status["runtime_available"] else "runtime step is unavailable"
         assert expected in answer["text"]
+
+
+SEED = Path(__file__).resolve().parents[2] / "examples" / "seed.py"
+
+
+async def test_seed_example_diagnostics_and_hover_speak_dynamo(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.vtlint]\n")
+    text = SEED.read_text(encoding="utf-8")
+    (tmp_path / "seed.py").write_text(text, encoding="utf-8")
+    async with lsp_session(tmp_path) as s:
+        uri = s.open("seed.py")
+        diags = await s.wait_diagnostics(uri, lambda d: {"VTL101", "VTL111"} <= {x.code for x in d})
+        assert {"VTL101", "VTL102", "VTL111", "VTL301"} <= {d.code for d in diags}
+        baked_n = next(d for d in diags if d.code == "VTL101" and "L['n']" in d.message)
+        line = text.splitlines()[baked_n.range.start.line]
+        assert line.strip() == "return y * n + items[0] + cfg.scale"
+        hover = await s.client.text_document_hover_async(
+            types.HoverParams(types.TextDocumentIdentifier(uri), baked_n.range.start)
+        )
+        assert "- Source: `L['n']`" in hover.contents.value
+        assert "- Guard: `EQUALS_MATCH: L['n'] == 3`" in hover.contents.value
+        assert "- VariableTracker: `ConstantVariable`" in hover.contents.value
+        # the change that stops mutating cfg.scale removes that recompile finding
+        assert any(d.code == "VTL111" and "scale" in d.message for d in diags)
+        s.replace(uri, text.replace("    cfg.scale = 5", "    pass"))
+        after = await s.wait_diagnostics(uri, lambda d: not any(x.code == "VTL111" and "scale" in x.message for x in d))
+        assert any(d.code == "VTL111" and "L['n']" in d.message for d in after)
+        status = await s.command("vtlint.serverStatus")
+        assert status["torch_imported"] is False
+
+
+async def test_editing_a_helper_is_linted_through_the_entry_that_inlines_it(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("[tool.vtlint]\n")
+    s_helpers = "def scale(t, k):\n    return t * k\n"
+    s_main = "import torch\n\nfrom helpers import scale\n\n\n@torch.compile\ndef train_step(x):\n    return scale(x, 2) + 1\n"
+    (tmp_path / "helpers.py").write_text(s_helpers)
+    (tmp_path / "main.py").write_text(s_main)
+    async with lsp_session(tmp_path) as s:
+        main_uri = s.uri("main.py")  # never opened: its entry is known from the inline chains
+        helpers_uri = s.open("helpers.py")
+        assert await s.wait_diagnostics(helpers_uri) == []
+        # an unsaved edit of the helper: the break is found through main.py's entry
+        s.replace(helpers_uri, 'def scale(t, k):\n    print("k")\n    return t * k\n')
+        [brk] = await s.wait_diagnostics(helpers_uri, lambda d: len(d) == 1)
+        assert brk.range.start.line == 1 and brk.code.startswith("VTL2")
+        chain = [r for r in brk.related_information or [] if r.location.uri == main_uri]
+        assert chain, "the inline chain points back at the call in main.py"

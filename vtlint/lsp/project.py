@@ -12,6 +12,7 @@ from pathlib import Path
 from vtlint.analyzer.files import SourceFile, discover, display_path
 from vtlint.check import CheckResult, RuntimeInput
 from vtlint.config import Config
+from vtlint.trace import Action
 
 FULL_SCAN_LIMIT = 400  # a project with more files is never analyzed whole from the editor
 
@@ -52,14 +53,26 @@ class Project:
         return any(display in reached and entry_file != display for entry_file, reached in self.reaches.items())
 
     def learn(self, result: CheckResult, analyzed: set[str]) -> None:
-        """Refresh the dependency map for the entry files just analyzed."""
+        """Refresh the dependency map for the entry files just analyzed, from the
+        predicted trace (every site, inline chain and INLINE callee of an entry) and
+        from the findings (which also carry runtime-only facts)."""
         for display in analyzed:
             self.reaches.pop(display, None)
         for info in result.entries:
-            self.reaches.setdefault(info.entry.rpartition(":")[0], set())
+            self.reaches.setdefault(_file_of(info.entry), set())
+        for event in result.predicted:
+            reached = self.reaches.setdefault(_file_of(event.entry), set())
+            reached.add(event.location.path)
+            reached.update(r.location.path for r in (*event.chain, *event.related))
+            if event.action is Action.INLINE and event.callee and ":" in event.callee:
+                reached.add(_file_of(event.callee))
         for finding in result.findings:
-            if not finding.entry:
-                continue
-            reached = self.reaches.setdefault(finding.entry.rpartition(":")[0], set())
-            reached.add(finding.location.path)
-            reached.update(r.location.path for r in (*finding.chain, *finding.related))
+            if finding.entry:
+                reached = self.reaches.setdefault(_file_of(finding.entry), set())
+                reached.add(finding.location.path)
+                reached.update(r.location.path for r in (*finding.chain, *finding.related))
+
+
+def _file_of(qualified: str) -> str:
+    """`pkg/main.py:train_step` -> `pkg/main.py`."""
+    return qualified.rpartition(":")[0]

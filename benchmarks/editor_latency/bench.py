@@ -1,0 +1,164 @@
+"""Editor latency of `vtlint lsp`: the time from a save (didChange + didSave) to the
+published diagnostics of that version, for a generated 2,000-line file with compiled
+entries, over 50 saves. Target: p95 < 300 ms.
+
+    python benchmarks/editor_latency/bench.py [--lines 2000] [--saves 50] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+
+BLOCK = '''
+class Config{i}:
+    scale = {i}
+    enabled = True
+
+
+cfg{i} = Config{i}()
+
+
+def helper{i}(t, k):
+    return t * k + {i}
+
+
+@torch.compile
+def step{i}(x, n, items, cfg=cfg{i}):
+    y = helper{i}(x, n)
+    if cfg.enabled:
+        y = y + cfg.scale
+    print("step {i}")
+    return y * items[0]
+
+
+class Block{i}(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.step = 0
+        self.linear = torch.nn.Linear(8, 8)
+
+    def forward(self, x):
+        self.step += 1
+        return self.linear(x) * self.step
+
+
+def run{i}():
+    x = torch.randn(8)
+    step{i}(x, 3, [1, 2])
+    return Block{i}()(x)
+'''
+
+
+def program(lines: int) -> str:
+    parts = ['"""Generated for the editor-latency benchmark."""\n\nimport torch\n']
+    i = 0
+    while sum(p.count("\n") for p in parts) < lines:
+        parts.append(BLOCK.format(i=i))
+        i += 1
+    text = "".join(parts)
+    return "\n".join(text.splitlines()[:lines]) + "\n"
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q / 100 * (len(ordered) - 1))))
+    return ordered[index]
+
+
+async def measure(lines: int, saves: int) -> dict[str, object]:
+    root = Path(tempfile.mkdtemp(prefix="vtlint-bench-"))
+    (root / "pyproject.toml").write_text("[tool.vtlint]\n", encoding="utf-8")
+    target = root / "big.py"
+    text = program(lines)
+    target.write_text(text, encoding="utf-8")
+    uri = target.as_uri()
+
+    published: dict[int, float] = {}
+    counts: dict[int, int] = {}
+    client = LanguageClient("bench", "1")
+
+    @client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def on_diagnostics(params: types.PublishDiagnosticsParams) -> None:
+        if params.uri == uri and params.version is not None:
+            published[params.version] = time.perf_counter()
+            counts[params.version] = len(params.diagnostics)
+
+    async def wait_for(version: int, timeout: float = 60) -> float:
+        deadline = time.perf_counter() + timeout
+        while version not in published:
+            if time.perf_counter() > deadline:
+                raise TimeoutError(f"no diagnostics for version {version}")
+            await asyncio.sleep(0.001)
+        return published[version]
+
+    await client.start_io(sys.executable, "-m", "vtlint", "lsp", "--stdio")
+    await client.initialize_async(
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(),
+            root_uri=root.as_uri(),
+            workspace_folders=[types.WorkspaceFolder(root.as_uri(), "bench")],
+        )
+    )
+    client.initialized(types.InitializedParams())
+
+    started = time.perf_counter()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(types.TextDocumentItem(uri, "python", 1, text)))
+    first = await wait_for(1, timeout=300) - started
+
+    latencies = []
+    lines_of = text.splitlines(keepends=True)
+    for version in range(2, saves + 2):
+        # an edit a user makes: change the value of a baked constant, then save
+        line = 4 + (version * 37) % (len(lines_of) - 5)
+        edit = types.TextDocumentContentChangePartial(
+            range=types.Range(types.Position(line, 0), types.Position(line, 0)), text=f"# edit {version}\n"
+        )
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(types.VersionedTextDocumentIdentifier(version=version, uri=uri), [edit])
+        )
+        sent = time.perf_counter()
+        client.text_document_did_save(types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri)))
+        latencies.append((await wait_for(version) - sent) * 1000)
+
+    status = await client.workspace_execute_command_async(types.ExecuteCommandParams("vtlint.serverStatus"))
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()
+    return {
+        "lines": lines,
+        "saves": saves,
+        "first_open_ms": round(first * 1000, 1),
+        "p50_ms": round(statistics.median(latencies), 1),
+        "p95_ms": round(percentile(latencies, 95), 1),
+        "max_ms": round(max(latencies), 1),
+        "diagnostics": counts.get(saves + 1, 0),
+        "torch_imported": status["torch_imported"],
+        "target_p95_ms": 300,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lines", type=int, default=2000)
+    parser.add_argument("--saves", type=int, default=50)
+    parser.add_argument("--json", type=Path, help="also write the result to this file")
+    args = parser.parse_args()
+    result = asyncio.run(measure(args.lines, args.saves))
+    print(json.dumps(result, indent=2))
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    return 0 if result["p95_ms"] < result["target_p95_ms"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
