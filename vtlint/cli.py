@@ -7,6 +7,7 @@ configuration or internal error (a path that does not exist, an invalid
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 import traceback
 from collections.abc import Callable
@@ -17,7 +18,7 @@ import click
 from rich.console import Console
 
 from vtlint import __version__
-from vtlint.check import CheckResult, exit_code, run_check
+from vtlint.check import CheckResult, RuntimeInput, exit_code, run_check
 from vtlint.config import Config, ConfigError, load_config
 from vtlint.findings import Level
 from vtlint.report.github import render_github
@@ -145,6 +146,11 @@ def main() -> None:
 @click.option("--baseline", type=click.Path(path_type=Path, dir_okay=False), help="Report only findings not in this SARIF baseline.")
 @click.option("--write-baseline", type=click.Path(path_type=Path, dir_okay=False), help="Write every finding of this run as a SARIF baseline to FILE.")
 @click.option("--sarif-category", default="vtlint", show_default=True, help="GitHub code scanning category (runAutomationDetails.id) of --format sarif.")
+@click.option("--runtime", is_flag=True, help="Also run the harness ([tool.vtlint.runtime] command) under torch.compile's structured trace and merge what Dynamo really did.")
+@click.option("--runtime-command", metavar="CMD", help="Run CMD as the harness (implies --runtime); split like a shell would, run without one, in the project root.")
+@click.option("--runtime-timeout", type=float, metavar="SECONDS", help="Stop the harness (its whole process group) after SECONDS [default: [tool.vtlint.runtime] timeout, 600].")
+@click.option("--runtime-facts", type=click.Path(path_type=Path, dir_okay=False), help="Merge runtime facts saved by `vtlint trace` instead of running a harness.")
+@click.option("--probe", is_flag=True, help="With --runtime: after the harness, change each predicted baked constant once and record the guard that fails.")
 def check(paths: tuple[Path, ...], fmt: str, output: Path | None, config_file: Path | None, jobs: int, no_cache: bool,
           color: str, quiet: bool, exit_zero: bool, show_statistics: bool, show_notes: bool, **opts: Any) -> None:
     """Analyze PATHS (default: the current folder) and report findings."""
@@ -167,7 +173,12 @@ def _check(paths: list[Path], fmt: str, output: Path | None, config_file: Path |
     err = _console(color, sys.stderr)
     advance, stop = _progress(sys.stderr.isatty() and not quiet and fmt == "text" and output is None)
     try:
-        result = _run(paths, config, shard, jobs=jobs or os.cpu_count() or 1, use_cache=not no_cache, progress=advance)
+        runtime = _runtime(config, opts, sys.stderr.isatty() and not quiet)
+        result = _run(paths, config, shard, jobs=jobs or os.cpu_count() or 1, use_cache=not no_cache, progress=advance,
+                      runtime=runtime)
+    except UsageFault:
+        stop()
+        raise
     except Exception as exc:  # an internal fault: a short message, the traceback only on request
         stop()
         return _internal_error(exc)
@@ -211,6 +222,20 @@ def _parse_shard(text: str | None) -> Shard | None:
         return None if text is None else Shard.parse(text)
     except ValueError as exc:
         raise UsageFault(f"--shard: {exc}") from None
+
+
+def _runtime(config: Config, opts: dict[str, Any], show_progress: bool) -> RuntimeInput | None:
+    """The runtime step, only when asked for (it runs the user's code)."""
+    if not (opts["runtime"] or opts["runtime_command"] or opts["runtime_facts"]):
+        return None
+    from vtlint.runtime.cli_support import RuntimeUsageError, request_from, runtime_input
+
+    try:
+        request = request_from(config, runtime=opts["runtime"], command=opts["runtime_command"],
+                               timeout=opts["runtime_timeout"], facts_file=opts["runtime_facts"], probe=opts["probe"])
+        return runtime_input(request, config, show_progress=show_progress)
+    except RuntimeUsageError as exc:
+        raise UsageFault(str(exc)) from None
 
 
 def _run(paths: list[Path], config: Config, shard: Shard | None, **options: Any) -> CheckResult:
@@ -258,6 +283,40 @@ def _internal_error(exc: BaseException) -> int:
     else:
         click.echo("Set VTLINT_DEBUG=1 to see the traceback, and please report it.", err=True)
     return EXIT_ERROR
+
+
+@main.command("trace", context_settings={"ignore_unknown_options": True})
+@click.argument("command", nargs=-1, type=click.UNPROCESSED)
+@click.option("--output", "-o", type=click.Path(path_type=Path, dir_okay=False), default=Path("vtlint-facts.json"), show_default=True, help="Write the runtime facts (versioned JSON) to FILE.")
+@click.option("--timeout", type=float, metavar="SECONDS", help="Stop the harness after SECONDS [default: [tool.vtlint.runtime] timeout, 600].")
+@click.option("--probe", is_flag=True, help="After the harness, change each scalar argument of each compiled call once and record the guard that fails.")
+@click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False), help="Use this pyproject.toml instead of the nearest one.")
+def trace_cmd(command: tuple[str, ...], output: Path, timeout: float | None, probe: bool, config_file: Path | None) -> None:
+    """Run a harness under torch.compile's structured trace and save what Dynamo
+    did, to merge later with `vtlint check --runtime-facts FILE`:
+
+        vtlint trace --output facts.json -- python train.py --steps 10
+
+    Without COMMAND, runs [tool.vtlint.runtime] command. Exit 0 when the harness
+    succeeded, 1 when it failed (the facts traced so far are still saved)."""
+    from vtlint.runtime.cli_support import RuntimeUsageError, collect, request_from
+
+    try:
+        config = load_config([Path(".")], config_file)
+        request = request_from(config, runtime=True, command=" ".join(shlex.quote(c) for c in command) or None,
+                               timeout=timeout, facts_file=None, probe=probe)
+        assert request is not None
+        facts = collect(request, config, show_progress=sys.stderr.isatty())
+        facts.save(output)
+    except (ConfigError, RuntimeUsageError) as exc:
+        raise UsageFault(str(exc)) from None
+    except OSError as exc:
+        raise UsageFault(f"cannot write {output}: {exc.strerror}") from None
+    for note in facts.notifications:
+        click.echo(f"{note.level.value}: {note.message}", err=True)
+    entries = len(facts.coverage)
+    click.echo(f"{output}: {len(facts.events)} runtime facts from {entries} compiled entr{'y' if entries == 1 else 'ies'}.", err=True)
+    sys.exit(EXIT_OK if facts.harness.get("exit_code") == 0 else EXIT_FINDINGS)
 
 
 @main.command("merge")

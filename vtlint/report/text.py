@@ -47,6 +47,11 @@ def render(result: CheckResult, console: Console, *, show_notes: bool, grouped: 
         for finding in findings:
             console.print(_line(finding), soft_wrap=True, highlight=False)
     console.print(summary(result, show_notes), soft_wrap=True, highlight=False)
+    if result.runtime:  # coverage of the runtime step: entries exercised, compiles, kernels
+        from vtlint.runtime.summary import coverage_lines
+
+        for line in coverage_lines(result.runtime):
+            console.print(Text(line, style="dim"), soft_wrap=True, highlight=False)
 
 
 def summary(result: CheckResult, show_notes: bool) -> Text:

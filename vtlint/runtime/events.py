@@ -15,7 +15,15 @@ from functools import cached_property
 from pathlib import Path, PurePosixPath
 
 from vtlint.findings import Location, Related
-from vtlint.runtime.structured_trace import Compile, GraphBreak, Guard, InlineCall, RecompileReason, TraceFacts
+from vtlint.runtime.structured_trace import (
+    Compile,
+    GraphBreak,
+    Guard,
+    InlineCall,
+    RecompileReason,
+    TraceFacts,
+    literal_in_kernels,
+)
 from vtlint.trace import Action, Event, entry_function
 
 RESUME = re.compile(r"^torch_dynamo_resume_in_(?P<name>\w+?)_at_(?P<line>\d+)$")
@@ -272,12 +280,14 @@ class EntryCoverage:
     graph_breaks: int = 0
     recompile_limit_hit: bool = False
     frame_skipped: bool = False
+    kernels: list[str] = field(default_factory=list)  # Inductor kernels generated for it
 
     def to_dict(self) -> dict[str, object]:
         return {
             "entry": self.entry, "compiles": self.compiles, "frames": dict(self.frames),
             "graph_count": self.graph_count, "op_count": self.op_count, "graph_breaks": self.graph_breaks,
             "recompile_limit_hit": self.recompile_limit_hit, "frame_skipped": self.frame_skipped,
+            "kernels": list(self.kernels),
         }
 
 
@@ -339,20 +349,25 @@ class _Converter:
     def wraps(self, compile: Compile, entry: str, frame: str) -> list[Event]:
         groups: dict[str, list[Guard]] = {}
         for guard in compile.guards:
-            if guard.kind in _VALUE_GUARDS and guard.source and _user_source(normalize_source(guard.source)):
+            if guard.source and guard.source.endswith(".__code__"):
+                continue  # a function's identity guard: the call is reported as an INLINE
+            if guard.kind in _VALUE_GUARDS and _user_source(normalize_source(guard.source or "")):
                 groups.setdefault(guard.source or "", []).append(guard)
+        kernels = [k for out in compile.output_code for k in out.kernels]
         events = []
         for raw, guards in groups.items():
             kinds = {g.kind for g in guards}
             best = min(guards, key=lambda g: _GUARD_RANK.get(g.kind, 99))
             source = normalize_source(raw)
             where = self.guard_location(best, compile) or self.entry_location(compile, entry)
+            value = guard_value(best)
+            immediate = {"kernel_immediate": literal_in_kernels(value, kernels)} if kernels and value else {}
             events.append(Event(
                 action=Action.WRAP, location=where, entry=entry, frame=frame, source=source,
                 variable_tracker=variable_tracker_for(best, kinds), guard_kind=best.kind,
-                guard=best.spelled if raw.endswith(".__code__") else f"{best.kind}: {best.text.replace(raw, source)}",
-                value=guard_value(best),
-                detail={"compile_id": compile.compile_id, "type": best.type_name,
+                guard=f"{best.kind}: {best.text.replace(raw, source)}",
+                value=value,
+                detail={"compile_id": compile.compile_id, "type": best.type_name, **immediate,
                         "guards": [g.spelled for g in guards], "dynamo_source": raw,
                         **({"hint": best.hint} if best.hint else {})},
             ))
@@ -496,6 +511,7 @@ def to_events(facts: TraceFacts, root: Path) -> Observed:
         cov.op_count += compile.graph_op_count or 0
         cov.recompile_limit_hit |= compile.recompile_limit_hit
         cov.frame_skipped |= any(gb.frame_skipped for gb in compile.graph_breaks)
+        cov.kernels += [k.name for out in compile.output_code for k in out.kernels if k.name not in cov.kernels]
         wraps += conv.wraps(compile, entry, frame)
         recompiles += conv.recompiles(compile, entry, frame)
         for gb in compile.graph_breaks:

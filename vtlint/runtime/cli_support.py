@@ -1,0 +1,96 @@
+"""What the command line needs from the runtime half: choosing the harness
+command, a live progress line on a terminal, and turning facts into the
+`RuntimeInput` that `run_check` merges. User code runs only from here, and
+only when the user asked for a runtime step."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from vtlint.check import RuntimeInput
+from vtlint.config import Config
+from vtlint.runtime.step import FactsError, RuntimeFacts, run_step
+
+
+class RuntimeUsageError(Exception):
+    """A runtime option the user got wrong: one line, exit 2."""
+
+
+@dataclass(frozen=True)
+class RuntimeRequest:
+    command: str | None  # the harness to run, or None
+    facts_file: Path | None  # saved facts to merge instead
+    timeout: float
+    probe: bool
+
+
+def request_from(config: Config, *, runtime: bool, command: str | None, timeout: float | None,
+                 facts_file: Path | None, probe: bool) -> RuntimeRequest | None:
+    """`--runtime` runs `[tool.vtlint.runtime] command`; `--runtime-command CMD`
+    runs CMD instead; `--runtime-facts FILE` merges facts saved by `vtlint trace`."""
+    if facts_file is not None and (runtime or command):
+        raise RuntimeUsageError("--runtime-facts merges saved facts; it cannot be combined with --runtime/--runtime-command")
+    if probe and not (runtime or command):
+        raise RuntimeUsageError("--probe needs a runtime step: add --runtime or --runtime-command")
+    if facts_file is not None:
+        return RuntimeRequest(None, facts_file, timeout or config.runtime.timeout, False)
+    if not (runtime or command):
+        return None
+    chosen = command or config.runtime.command
+    if not chosen:
+        raise RuntimeUsageError("--runtime: no harness command; set `command` in [tool.vtlint.runtime] "
+                                "or pass --runtime-command CMD")
+    if timeout is not None and timeout <= 0:
+        raise RuntimeUsageError("--runtime-timeout: expected a positive number of seconds")
+    return RuntimeRequest(chosen, None, timeout or config.runtime.timeout, probe)
+
+
+@contextmanager
+def live_progress(command: str, enabled: bool) -> Iterator[Callable[[float], None] | None]:
+    """`running python harness.py ... 12 s` on stderr while the harness runs (TTY only)."""
+    if not enabled:
+        yield None
+        return
+    from rich.console import Console
+
+    console = Console(file=sys.stderr)
+    with console.status(f"running the harness `{command}` under torch.compile's structured trace") as status:
+        def update(elapsed: float) -> None:
+            status.update(f"running the harness `{command}` under torch.compile's structured trace ({elapsed:.0f} s)")
+
+        yield update
+
+
+def collect(request: RuntimeRequest, config: Config, *, show_progress: bool,
+            probe_plan: list[dict[str, object]] | None = None) -> RuntimeFacts:
+    if request.facts_file is not None:
+        try:
+            return RuntimeFacts.load(request.facts_file)
+        except FactsError as exc:
+            raise RuntimeUsageError(f"--runtime-facts: {exc}") from None
+    assert request.command is not None
+    with live_progress(request.command, show_progress) as progress:
+        return run_step(request.command, config.root, timeout=request.timeout, probe=request.probe,
+                        progress=progress, probe_plan=probe_plan)
+
+
+def runtime_input(request: RuntimeRequest | None, config: Config, *, show_progress: bool) -> RuntimeInput | None:
+    if request is None:
+        return None
+    plan = probe_plan_for(config) if request.probe else None
+    return collect(request, config, show_progress=show_progress, probe_plan=plan).to_input()
+
+
+def probe_plan_for(config: Config) -> list[dict[str, object]]:
+    """The baked constants the static pass predicts on arguments and attributes:
+    what `--probe` changes, one at a time, after the harness is done."""
+    from vtlint.analyzer import analyze
+    from vtlint.analyzer.files import discover
+    from vtlint.runtime.probes import plan_from_events
+
+    files = discover([config.root], config).files
+    return plan_from_events(analyze(files, config).events, config.root)

@@ -1,0 +1,204 @@
+"""The runtime step of `vtlint check --runtime` and `vtlint trace`: run the
+harness, read its structured trace, turn it into observed events, and report
+every fault as a notification without losing what was traced.
+
+Saved facts (`vtlint trace --output facts.json`) are a versioned JSON document:
+
+    {"format": "vtlint-runtime-facts", "version": 1,
+     "torch_version": "2.13.0+cpu", "root": "<project root when traced>",
+     "harness": {"command", "exit_code", "timed_out", "not_started", "duration_s"},
+     "coverage": [{"entry", "compiles", "frames", "graph_count", "op_count",
+                   "graph_breaks", "recompile_limit_hit", "frame_skipped", "kernels"}],
+     "kernels": {"cpp": N, "triton": N, "device": "cpu"|"gpu", "names": [...]},
+     "events": [Event.to_dict(), ...],          # paths relative to the root
+     "notifications": [Notification.to_dict(), ...],
+     "probes": [...]}
+
+A reader refuses another format or a newer version with a clear message."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vtlint.check import RuntimeInput
+from vtlint.findings import Level, Notification
+from vtlint.runtime.events import EntryCoverage, Observed, to_events
+from vtlint.runtime.harness import HarnessRun, run_harness
+from vtlint.runtime.structured_trace import TraceFacts, UnsupportedTorchVersion, check_torch_version, parse_trace_dir
+from vtlint.trace import Event
+
+FACTS_FORMAT = "vtlint-runtime-facts"
+FACTS_VERSION = 1
+FAULT = "runtime-fault"
+
+
+class FactsError(Exception):
+    """A facts file that cannot be used: reported as a usage error."""
+
+
+@dataclass
+class RuntimeFacts:
+    """Everything one runtime step learned, ready to merge or to save."""
+
+    events: list[Event] = field(default_factory=list)
+    coverage: dict[str, EntryCoverage] = field(default_factory=dict)
+    harness: dict[str, Any] = field(default_factory=dict)
+    kernels: dict[str, Any] = field(default_factory=dict)
+    notifications: list[Notification] = field(default_factory=list)
+    probes: list[dict[str, Any]] = field(default_factory=list)
+    torch_version: str | None = None
+    root: str | None = None
+
+    def exercised(self, event: Event) -> bool:
+        return Observed(self.events, self.coverage).exercised(event)
+
+    def summary(self) -> dict[str, Any]:
+        """What `CheckResult.runtime` carries: the harness, coverage, kernels."""
+        return {
+            "harness": self.harness,
+            "torch_version": self.torch_version,
+            "entries": [c.to_dict() for c in sorted(self.coverage.values(), key=lambda c: c.entry)],
+            "compiles": sum(sum(c.frames.values()) for c in self.coverage.values()),
+            "kernels": self.kernels,
+            **({"probes": self.probes} if self.probes else {}),
+        }
+
+    def to_input(self) -> RuntimeInput:
+        return RuntimeInput(events=self.events, exercised=self.exercised,
+                            notifications=list(self.notifications), summary=self.summary())
+
+    # saved facts
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": FACTS_FORMAT, "version": FACTS_VERSION, "torch_version": self.torch_version,
+            "root": self.root, "harness": self.harness,
+            "coverage": [c.to_dict() for c in self.coverage.values()], "kernels": self.kernels,
+            "events": [e.to_dict() for e in self.events],
+            "notifications": [n.to_dict() for n in self.notifications], "probes": self.probes,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> RuntimeFacts:
+        if not isinstance(data, dict) or data.get("format") != FACTS_FORMAT:
+            raise FactsError(f"not a vtlint runtime facts file (expected \"format\": \"{FACTS_FORMAT}\")")
+        version = data.get("version")
+        if not isinstance(version, int) or version > FACTS_VERSION:
+            raise FactsError(f"facts format version {version!r} is newer than this vtlint reads ({FACTS_VERSION})")
+        try:
+            coverage = {}
+            for item in data.get("coverage", []):
+                cov = EntryCoverage(**item)
+                coverage[cov.entry] = cov
+            return cls(
+                events=[Event.from_dict(e) for e in data.get("events", [])],
+                coverage=coverage,
+                harness=dict(data.get("harness") or {}),
+                kernels=dict(data.get("kernels") or {}),
+                notifications=[Notification.from_dict(n) for n in data.get("notifications", [])],
+                probes=list(data.get("probes") or []),
+                torch_version=data.get("torch_version"),
+                root=data.get("root"),
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise FactsError(f"damaged facts file: {type(exc).__name__}: {exc}") from None
+
+    def save(self, path: Path) -> None:
+        from vtlint.report.output import write_atomic
+
+        write_atomic(path, json.dumps(self.to_dict(), indent=1) + "\n")
+
+    @classmethod
+    def load(cls, path: Path) -> RuntimeFacts:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise FactsError(f"cannot read {path}: {exc.strerror}") from None
+        except json.JSONDecodeError as exc:
+            raise FactsError(f"{path} is not JSON: {exc}") from None
+        return cls.from_dict(data)
+
+
+def kernel_summary(facts: TraceFacts) -> dict[str, Any]:
+    """The kernels Inductor generated: C++ on CPU, Triton on a GPU."""
+    kernels = [k for c in facts.compiles for out in c.output_code for k in out.kernels]
+    cpp = sorted({k.name for k in kernels if k.kind == "cpp"})
+    triton = sorted({k.name for k in kernels if k.kind == "triton"})
+    summary: dict[str, Any] = {"cpp": len(cpp), "triton": len(triton), "names": triton + cpp,
+                               "device": "gpu" if triton else "cpu"}
+    if not any(c.output_code for c in facts.compiles):
+        summary["note"] = "no Inductor output in the trace (another backend, or nothing compiled)"
+    elif not triton:
+        summary["note"] = "Triton kernels need a GPU: this run generated C++ kernels for the CPU"
+    return summary
+
+
+def _fault(message: str, level: Level = Level.WARNING) -> Notification:
+    return Notification(FAULT, message, level)
+
+
+def facts_from_trace(trace_dir: Path, root: Path, run: HarnessRun | None = None) -> RuntimeFacts:
+    """Parse what a run left in `trace_dir`; every problem becomes a notification."""
+    notes: list[Notification] = []
+    if run is not None and (fault := run.fault()):
+        tail = "\n".join(run.output_tail[-5:])
+        notes.append(_fault(f"{fault}; the facts traced before it stopped are still reported."
+                            + (f"\nLast output:\n{tail}" if tail else ""), Level.ERROR))
+    parsed = parse_trace_dir(trace_dir, check_version=False)
+    if parsed.torch_version:
+        try:
+            check_torch_version(parsed.torch_version)
+        except UnsupportedTorchVersion as exc:
+            notes.append(_fault(f"runtime facts ignored: {exc}", Level.ERROR))
+            return RuntimeFacts(notifications=notes, torch_version=parsed.torch_version, root=str(root),
+                                harness=run.to_dict() if run else {})
+    if parsed.problems:
+        shown = "; ".join(parsed.problems[:3]) + (f" (and {len(parsed.problems) - 3} more)" if len(parsed.problems) > 3 else "")
+        notes.append(_fault(f"the structured trace is damaged or cut off: {shown}; the intact entries are still reported"))
+    if run is not None and run.not_started is None and not parsed.logs:
+        notes.append(_fault("the harness wrote no structured trace: it never ran torch.compile "
+                            "(or torch was not imported in the processes it started)"))
+    observed = to_events(parsed, root)
+    return RuntimeFacts(
+        events=observed.events, coverage=observed.coverage, harness=run.to_dict() if run else {},
+        kernels=kernel_summary(parsed), notifications=notes, torch_version=parsed.torch_version, root=str(root),
+    )
+
+
+def run_step(
+    command: str | Sequence[str],
+    root: Path,
+    *,
+    timeout: float,
+    probe: bool = False,
+    probe_plan: list[dict[str, Any]] | None = None,
+    progress: Callable[[float], None] | None = None,
+) -> RuntimeFacts:
+    """Run the harness in `root` under a private trace directory, then collect.
+    With `probe`, the hook changes each baked constant of `probe_plan` (or, with
+    no plan, every scalar argument) after the harness is done."""
+    scratch = Path(tempfile.mkdtemp(prefix="vtlint-runtime-"))
+    try:
+        trace_dir = scratch / "trace"
+        trace_dir.mkdir()
+        extra = {"VTLINT_PROBE": "1"} if probe else {}
+        if probe and probe_plan is not None:
+            (scratch / "probe_plan.json").write_text(json.dumps(probe_plan), encoding="utf-8")
+            extra["VTLINT_PROBE_PLAN"] = str(scratch / "probe_plan.json")
+        run = run_harness(command, cwd=root, trace_dir=trace_dir, output_file=scratch / "harness.out",
+                          timeout=timeout, extra_env=extra, progress=progress)
+        facts = facts_from_trace(trace_dir, root, run)
+        if probe:
+            from vtlint.runtime.probes import attach_probes, read_probes
+
+            facts.probes = read_probes(trace_dir, root, facts.notifications)
+            facts.events = attach_probes(facts.events, facts.probes)
+        return facts
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
