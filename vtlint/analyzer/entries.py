@@ -51,6 +51,7 @@ class EntrySpec:
     callables: set[str] = field(default_factory=set)  # local names bound to the compiled callable
     calls: list[Site] = field(default_factory=list)
     via_module: bool = False  # compiled as an nn.Module: `self` is L['self']
+    outer_calls: list[Site] = field(default_factory=list)  # calls of the enclosing function (closures)
 
 
 @dataclass
@@ -97,6 +98,8 @@ class _Scanner(cst.CSTVisitor):
         self.stack: list[tuple[str, str]] = []  # (name, kind)
         self.loops: list[frozenset[str]] = []
         self.local_bindings: list[dict[str, cst.BaseExpression]] = [{}]
+        self.loop_iters: dict[str, cst.BaseExpression] = {}  # loop variable -> what it iterates
+        self.global_names: list[set[str]] = [set()]  # `global X` in each enclosing function
 
     # helpers -----------------------------------------------------------------
     def qnames(self, node: cst.CSTNode) -> set[str]:
@@ -132,12 +135,25 @@ class _Scanner(cst.CSTVisitor):
         if lit.kind == V.NAME and isinstance(expr, cst.Name):
             bound = self.local_bindings[-1].get(expr.value)
             if expr.value in (frozenset().union(*self.loops) if self.loops else ()):
-                return V.unknown("medium").with_(ref=f"loop:{expr.value}")
+                # the first iteration's value compiles; every later one fails its guard
+                first = self._first_element(self.loop_iters.get(expr.value))
+                return first.with_(ref=f"loop:{expr.value}", confidence="medium")
             if bound is not None:
                 return self.value_of(bound)
         if lit.kind == V.CALL and lit.ref and lit.ref.startswith("torch.") and lit.ref.split(".")[-1][:1].islower():
             return Value(V.TENSOR)
         return lit
+
+    def _first_element(self, iterable: cst.BaseExpression | None) -> Value:
+        if isinstance(iterable, cst.Name):
+            iterable = self.local_bindings[-1].get(iterable.value, iterable)
+        lit = literal(iterable, self.s.imports) if iterable is not None else V.unknown()
+        if lit.kind in (V.LIST, V.TUPLE) and lit.items:
+            return lit.items[0]
+        if isinstance(iterable, cst.Call) and dotted(iterable.func) == "range" and iterable.args:
+            start = literal(iterable.args[0].value, self.s.imports) if len(iterable.args) > 1 else V.const(0)
+            return start if start.kind == V.CONST else V.unknown("medium")
+        return V.unknown("medium")
 
     # scopes ------------------------------------------------------------------
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -146,10 +162,15 @@ class _Scanner(cst.CSTVisitor):
                 self._decorator(node, dec)
         self.stack.append((node.name.value, "function"))
         self.local_bindings.append({})
+        self.global_names.append(set())
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.stack.pop()
         self.local_bindings.pop()
+        self.global_names.pop()
+
+    def visit_Global(self, node: cst.Global) -> None:
+        self.global_names[-1].update(n.name.value for n in node.names)
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.stack.append((node.name.value, "class"))
@@ -159,6 +180,8 @@ class _Scanner(cst.CSTVisitor):
 
     def visit_For(self, node: cst.For) -> None:
         targets = {n.value for n in _names(node.target)}
+        for name in targets:
+            self.loop_iters[name] = node.iter
         self.loops.append(frozenset(targets))
 
     def leave_For(self, original_node: cst.For) -> None:
@@ -291,7 +314,7 @@ class _Scanner(cst.CSTVisitor):
                 return
         if head == "self" and rest:
             resolved = chain
-        elif not rest and func is not None:
+        elif not rest and func is not None and head not in self.global_names[-1]:
             return  # a local variable
         else:
             resolved = resolve(chain, self.s.imports)

@@ -25,7 +25,7 @@ class Parsed:
     summary: ModuleSummary
     module: cst.Module
     positions: dict[cst.CSTNode, CodeRange]
-    functions: dict[str, cst.FunctionDef]
+    functions: dict[str, cst.FunctionDef | cst.Lambda]
     classes: dict[str, cst.ClassDef]
 
     def line(self, node: cst.CSTNode) -> int:
@@ -44,7 +44,7 @@ class _Defs(cst.CSTVisitor):
 
     def __init__(self) -> None:
         self.stack: list[tuple[str, str]] = []
-        self.functions: dict[str, cst.FunctionDef] = {}
+        self.functions: dict[str, cst.FunctionDef | cst.Lambda] = {}
         self.classes: dict[str, cst.ClassDef] = {}
 
     def _qual(self, name: str) -> str:
@@ -59,6 +59,12 @@ class _Defs(cst.CSTVisitor):
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.stack.pop()
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        if not self.stack and isinstance(node.value, cst.Lambda):
+            for target in node.targets:
+                if isinstance(target.target, cst.Name):
+                    self.functions.setdefault(target.target.value, node.value)
 
     def visit_ClassDef(self, node: cst.ClassDef) -> None:
         self.classes.setdefault(self._qual(node.name.value), node)

@@ -29,7 +29,7 @@ from vtlint.analyzer.index import Parsed, Project, parse_with_positions
 from vtlint.analyzer.recompiles import predict_recompiles
 from vtlint.analyzer.seeding import entry_env
 from vtlint.analyzer.summary import ModuleSummary, summarize
-from vtlint.analyzer.walk import Act, TooComplex, Walker
+from vtlint.analyzer.walk import Act, CalleeFrame, TooComplex, Walker
 from vtlint.config import Config, DynamoSettings
 from vtlint.findings import Kind, Level, Location, Notification
 from vtlint.trace import Action, Event
@@ -288,9 +288,9 @@ def _settings(config: Config, spec: EntrySpec, facts: ModuleFacts | None) -> Dyn
 def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[str, ModuleFacts],
                 prediction: Prediction) -> None:
     parsed = project.parsed(spec.display)
-    if parsed is None or spec.qualname not in parsed.functions:
+    fn = parsed.functions.get(spec.qualname) if parsed is not None else None
+    if parsed is None or not isinstance(fn, cst.FunctionDef):
         return
-    fn = parsed.functions[spec.qualname]
     entry = f"{spec.display}:{spec.qualname}"
     settings = _settings(config, spec, facts.get(spec.display))
     options = dict(spec.options)
@@ -300,34 +300,65 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
     prediction.entries.append(EntryInfo(entry, Location(spec.display, spec.line if spec.how == "decorator" else
                                                        parsed.line(fn)), spec.how, options))
     calls = _call_sites(project, spec, facts)
+    if "<locals>" in spec.qualname and spec.display in facts:
+        outer = spec.qualname.rsplit(".<locals>.", 1)[0].rpartition(".")[2]
+        spec.outer_calls = [site for callee, sites in facts[spec.display].calls.items()
+                            if callee == outer or callee.startswith(f"{outer}(") for site in sites]
     walker = Walker(project, settings, entry, fn.name.value, FILE_BUDGET_S)
     env = entry_env(walker, parsed, spec, fn, calls)
     cls = f"{parsed.summary.module}.{spec.qualname.rpartition('.')[0]}" if "." in spec.qualname else None
-    act = Act(parsed, spec.qualname, env, cls=cls)
+    events = _walk_frame(walker, Act(parsed, spec.qualname, env, cls=cls), fn, entry, prediction)
+    recompiles = predict_recompiles(project, spec, settings, events, calls, facts, entry)
+    for event in events:
+        if event.action is Action.FRAME:
+            event.detail["compiles"] = 1 + len(recompiles)
+    prediction.events.extend(_dedupe(events + recompiles))
+    _walk_callee_frames(project, settings, walker.callee_frames, prediction, depth=0)
+
+
+def _walk_frame(walker: Walker, act: Act, fn: cst.FunctionDef, entry: str, prediction: Prediction) -> list[Event]:
+    """Walk one compiled frame; its events, its FRAME event last."""
+    display = act.display
     try:
         result = walker.run(act, fn.body)
     except TooComplex:
         prediction.notifications.append(Notification(
             "limit", f"{entry}: too complex to predict within the analyzer's budget; predictions for it are partial",
-            Level.WARNING, Location(spec.display, parsed.line(fn))))
+            Level.WARNING, Location(display, act.parsed.line(fn))))
         result = None
     except RecursionError:
         prediction.notifications.append(Notification(
-            "limit", f"{entry}: nesting too deep to walk", Level.WARNING, Location(spec.display, parsed.line(fn))))
+            "limit", f"{entry}: nesting too deep to walk", Level.WARNING, Location(display, act.parsed.line(fn))))
         result = None
-    events = result.events if result else walker.events
-    events += predict_recompiles(project, spec, settings, events, calls, facts, entry)
-    prediction.events.extend(_dedupe(events))
-    graphs = result.graph_count if result else 0
-    breaks_count = result.graph_break_count if result else 0
-    prediction.events.append(Event(
-        Action.FRAME, Location(spec.display, parsed.line(fn)), entry, frame=fn.name.value,
+    events = list(result.events if result else walker.events)
+    events.append(Event(
+        Action.FRAME, Location(display, act.parsed.line(fn)), entry, frame=fn.name.value,
         confidence="medium" if result is None else "high",
-        detail={"graph_count": graphs, "graph_break_count": breaks_count,
-                "frame_skipped": bool(result and result.frame_skipped),
-                "compiles": 1 + sum(1 for e in events if e.action is Action.RECOMPILE)}))
+        detail={"graph_count": result.graph_count if result else 0,
+                "graph_break_count": result.graph_break_count if result else 0,
+                "frame_skipped": bool(result and result.frame_skipped)}))
     for note in (result.notes if result else walker.notes)[:20]:
         prediction.notifications.append(Notification("limit", f"{entry}: {note}", Level.NOTE))
+    return events
+
+
+def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list[CalleeFrame],
+                        prediction: Prediction, depth: int) -> None:
+    """Callees whose inlining broke the graph run eagerly, and Dynamo compiles each as its own frame."""
+    known = {e.key for e in prediction.events}
+    done = {e.entry for e in prediction.events if e.action is Action.FRAME}
+    for frame in frames:
+        entry = f"{frame.parsed.summary.display}:{frame.qualname}"
+        if entry in done or depth > 3:
+            continue
+        done.add(entry)
+        walker = Walker(project, settings, entry, frame.fn.name.value, FILE_BUDGET_S)
+        act = Act(frame.parsed, frame.qualname, frame.env(), cls=frame.cls)
+        events = _walk_frame(walker, act, frame.fn, entry, prediction)
+        # the break itself is already reported at the same line from the caller's frame
+        prediction.events.extend(e for e in _dedupe(events)
+                                 if not (e.action is Action.GRAPH_BREAK and e.key in known))
+        _walk_callee_frames(project, settings, walker.callee_frames, prediction, depth + 1)
 
 
 def _call_sites(project: Project, spec: EntrySpec, facts: dict[str, ModuleFacts]) -> list[Any]:

@@ -25,7 +25,9 @@ def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionD
     params = entry_params(fn)
     summary = parsed.summary
     owner = spec.qualname.rpartition(".")[0]
+    is_forward = False
     if params and owner in summary.classes:
+        is_forward = spec.qualname.endswith(".forward")
         cls = summary.classes[owner]
         ref = f"{summary.module}.{owner}" if summary.module else owner
         kind = V.NN_MODULE if walker.project.is_nn_module(summary, cls) else V.OBJECT
@@ -44,10 +46,13 @@ def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionD
         elif param.default is not None:
             default = walker.materialize(literal(param.default, summary.imports), summary, source, None)
             env[name] = default.with_(confidence="high" if seen is None else "medium")
-        elif name in tensors:
+        elif name in tensors or is_forward:
+            # nn.Module.forward takes tensors; so does a parameter only tensor methods are called on
             env[name] = Value(V.TENSOR, source=source, confidence="medium")
         else:
             env[name] = Value(V.UNKNOWN, source=source, confidence="low")
+    if "<locals>" in spec.qualname:
+        env.update(_closure_cells(walker, parsed, spec, env))
     for param in fn.params.kwonly_params:
         name = param.name.value
         seen = _site_value(first, -1, name)
@@ -62,6 +67,29 @@ def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionD
     if fn.params.star_kwarg is not None:
         env[fn.params.star_kwarg.name.value] = Value(V.DICT, source=f"L[{fn.params.star_kwarg.name.value!r}]")
     return env
+
+
+def _closure_cells(walker: Walker, parsed: Parsed, spec: EntrySpec, env: dict[str, Value]) -> dict[str, Value]:
+    """A nested compiled function's free variables are frame locals of its own frame
+    (`L['k']`): their values come from the enclosing function's first call site."""
+    outer = spec.qualname.rsplit(".<locals>.", 1)[0]
+    fn = parsed.functions.get(outer)
+    if fn is None:
+        return {}
+    cells: dict[str, Value] = {}
+    sites = spec.outer_calls
+    first = sites[0] if sites else None
+    for index, param in enumerate(entry_params(fn)):
+        name = param.name.value
+        if name in env:
+            continue
+        seen = _site_value(first, index, name)
+        source = f"L[{name!r}]"
+        if seen is not None and seen.kind != V.UNKNOWN:
+            cells[name] = walker.materialize(seen, parsed.summary, source, None)
+        elif param.default is not None:
+            cells[name] = walker.materialize(literal(param.default, parsed.summary.imports), parsed.summary, source, None)
+    return cells
 
 
 class _TensorUse(cst.CSTVisitor):

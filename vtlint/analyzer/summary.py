@@ -265,7 +265,13 @@ class _Summarizer(cst.CSTVisitor):
         if self.scope:
             return
         for target in node.targets:
-            if isinstance(target.target, cst.Name):
+            if not isinstance(target.target, cst.Name):
+                continue
+            if isinstance(node.value, cst.Lambda):  # `square = lambda t: t * t`: a function Dynamo inlines
+                names, defaults, vararg, kwarg = _param_info(node.value.params, self.s.imports)
+                self.s.functions[target.target.value] = FunctionSummary(target.target.value, names, defaults, [],
+                                                                        vararg, kwarg)
+            else:
                 self._global(target.target.value, literal(node.value, self.s.imports))
 
     def visit_AnnAssign(self, node: cst.AnnAssign) -> None:

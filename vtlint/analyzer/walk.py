@@ -105,6 +105,22 @@ class Act:
 
 
 @dataclass
+class CalleeFrame:
+    """A callee whose inlining broke the graph: Dynamo compiles it as a frame of its own."""
+
+    parsed: Parsed
+    qualname: str
+    fn: cst.FunctionDef
+    args: dict[str, Value]  # as bound at the call
+    cls: str | None
+
+    def env(self) -> dict[str, Value]:
+        """The callee's arguments are the new frame's locals: `L['param']`."""
+        return {name: value.with_(source=f"L[{name!r}]") if value.kind != V.FUNC else value
+                for name, value in self.args.items()}
+
+
+@dataclass
 class WalkResult:
     events: list[Event]
     graph_count: int
@@ -129,6 +145,7 @@ class Walker:
         self.notes: list[str] = []
         self.local_funcs: dict[str, tuple[Parsed, cst.CSTNode, dict[str, Value], str | None]] = {}
         self.inlining: list[tuple[str, str]] = []
+        self.callee_frames: list[CalleeFrame] = []
 
     # events --------------------------------------------------------------------
     def loc(self, act: Act, node: cst.CSTNode) -> Location:
@@ -155,15 +172,17 @@ class Walker:
     def _guard_constant(self, value: Value, act: Act, node: cst.CSTNode) -> None:
         assert value.source is not None
         pytype = value.pytype
-        if pytype in (None, "NoneType"):
-            return  # `x is None` on a None argument installs no value guard (measured)
+        if pytype is None:
+            return
         if pytype in ("int", "float") and self.settings.dynamic is True and not value.attrs.get("static"):
             return  # dynamic=True: a SymInt/SymFloat input, guarded on its type only
         self.frame.guarded.add(value.source)
         detail: dict[str, Any] = {}
         if value.raw_source:
             detail["raw_source"] = value.raw_source
-        if pytype == "bool":
+        if pytype == "NoneType":
+            kind, guard = "NONE_MATCH", f"NONE_MATCH: {value.source} is None"
+        elif pytype == "bool":
             kind = ("TRUE_MATCH" if value.value else "FALSE_MATCH") if value.known else "TRUE_MATCH"
             guard = f"{kind}: {value.source} == {value.value!r}" if value.known else None
         else:
@@ -187,6 +206,16 @@ class Walker:
         self.emit(Action.WRAP, act, node, source=value.source, variable_tracker=value.kind, guard_kind="LENGTH_CHECK",
                   guard=guard, value=str(length) if length is not None else None,
                   confidence=value.confidence if length is not None else "medium")
+
+    def key_order(self, value: Value, act: Act, node: cst.CSTNode) -> None:
+        """Iterating a dict from outside guards its key order: `list(dict.keys(L['d']))[0] == 'a'`."""
+        if value.source is None or not value.keys or f"keys({value.source})" in self.frame.guarded:
+            return
+        self.frame.guarded.add(f"keys({value.source})")
+        first = value.keys[0]
+        self.emit(Action.WRAP, act, node, source=value.source, variable_tracker=V.DICT, guard_kind="EQUALS_MATCH",
+                  guard=f"EQUALS_MATCH: list(dict.keys({value.source}))[0] == {first!r}", value=repr(value.keys),
+                  confidence=value.confidence, detail={"raw_source": f"list(dict.keys({value.source}))[0]"})
 
     def graph_break(self, act: Act, node: cst.CSTNode, decision: breaks.Decision, what: str) -> None:
         """Record the break, then unwind to the frame that owns the statement."""
@@ -660,9 +689,9 @@ class Walker:
             self.length_check(right, act, node)
             if left.items is not None and right.items is not None:
                 return Value(left.kind, items=left.items + right.items)
-        if op is operator.mul and {left.kind, right.kind} & {V.LIST, V.TUPLE}:
-            for side in (left, right):
-                self.use(side, act, node)
+        # any other binary op still realizes its operands: the constants are guarded
+        for side in (left, right):
+            self.use(side, act, node)
         return V.unknown()
 
     def compare(self, left: Value, right: Value, op: cst.BaseCompOp, act: Act, node: cst.CSTNode) -> Value:
@@ -672,6 +701,9 @@ class Walker:
             self.frame.graph_ops += 1
             return Value(V.TENSOR)
         if isinstance(op, (cst.Is, cst.IsNot)):
+            for side in (left, right):
+                if side.kind == V.CONST and side.known and side.value is None:
+                    self.use(side, act, node)
             same = _identity(left, right)
             if same is None:
                 return Value(V.CONST, pytype="bool")
@@ -702,6 +734,7 @@ class Walker:
                 return None
             return [self._element(value, i, item) for i, item in enumerate(value.items)]
         if value.kind == V.DICT:
+            self.key_order(value, act, node)
             return [V.const(k) for k in value.keys] if value.keys is not None else None
         if value.kind == V.RANGE:
             return [V.const(i) for i in value.value] if value.known else None
@@ -946,8 +979,12 @@ class Walker:
         keys, items = receiver.keys, receiver.items
         if keys is None or items is None:
             return V.unknown()
-        wrapped = [i.with_(source=V.item_source(receiver.source, k)) if receiver.source and i.source is None else i
-                   for k, i in zip(keys, items)]
+        if method in ("keys", "values", "items"):
+            self.key_order(receiver, act, node)
+            wrapped = items  # reached through the keys view: no Source of their own (measured)
+        else:
+            wrapped = [i.with_(source=V.item_source(receiver.source, k)) if receiver.source and i.source is None
+                       else i for k, i in zip(keys, items)]
         if method == "keys":
             return Value(V.LIST, items=[V.const(k) for k in keys])
         if method == "values":
@@ -1056,13 +1093,14 @@ class Walker:
             self.notes.append(f"inlining of {qualname} stopped (recursion or depth {MAX_DEPTH})")
             return V.unknown()
         callee = f"{parsed.summary.display}:{qualname}" if not qualname.startswith("<") else qualname
-        if isinstance(fn, cst.FunctionDef):
-            self.emit(Action.INLINE, act, node, callee=_display_callee(parsed, qualname), variable_tracker=V.FUNC,
-                      detail={"qualname": qualname})
+        code_name = "<lambda>" if isinstance(fn, cst.Lambda) else qualname
+        self.emit(Action.INLINE, act, node, callee=_display_callee(parsed, code_name), variable_tracker=V.FUNC,
+                  detail={"qualname": qualname})
         env = self.bind(fn, func.bound_self, args, kwargs, parsed)
         link = Related(self.loc(act, node), f"{'in a loop: ' if act.loops else ''}calls {callee.rpartition(':')[2]}")
         inner = Act(parsed, qualname, env, (*act.chain, link), act.depth + 1, 0, cls, closure)
         self.inlining.append(key)
+        bound = dict(env)
         try:
             if isinstance(fn, cst.Lambda):
                 return self.expr(fn.body, inner)
@@ -1070,6 +1108,11 @@ class Walker:
             return V.const(None)
         except _Return as ret:
             return ret.value
+        except _InlinedBreak:
+            # the caller breaks at this call; the callee, called eagerly, is compiled as its own frame
+            if isinstance(fn, cst.FunctionDef):
+                self.callee_frames.append(CalleeFrame(parsed, qualname, fn, bound, cls))
+            raise
         finally:
             self.inlining.pop()
 

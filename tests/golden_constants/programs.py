@@ -1,0 +1,834 @@
+"""Small programs whose Dynamo decisions the static pass must predict: each
+defines `run()`, which performs the compiled calls (see tests/oracle.py)."""
+
+PROGRAMS: dict[str, str] = {
+    "seed_article": '''
+        import torch
+
+        class Config:
+            scale = 2
+
+        cfg = Config()
+
+        def helper(t):
+            return t * 3
+
+        def f(x, n, items, cfg=cfg):
+            y = helper(x)
+            return y * n + items[0] + cfg.scale
+
+        g = torch.compile(f)
+
+        def run():
+            x = torch.randn(8)
+            g(x, 3, [1, 2])
+            g(x, 4, [1, 2])
+            cfg.scale = 5
+            g(x, 4, [1, 2])
+    ''',
+    "int_arg": '''
+        import torch
+
+        @torch.compile
+        def f(x, n):
+            return x * n
+
+        def run():
+            f(torch.ones(3), 3)
+    ''',
+    "int_arg_changes": '''
+        import torch
+
+        @torch.compile
+        def f(x, n):
+            return x + n
+
+        def run():
+            x = torch.ones(3)
+            f(x, 1)
+            f(x, 2)
+    ''',
+    "float_arg": '''
+        import torch
+
+        @torch.compile
+        def f(x, lr):
+            return x * lr
+
+        def run():
+            f(torch.ones(3), 0.5)
+    ''',
+    "float_changes": '''
+        import torch
+
+        @torch.compile
+        def step(x, lr):
+            return x - lr * x
+
+        def run():
+            x = torch.ones(3)
+            step(x, 0.1)
+            step(x, 0.01)
+    ''',
+    "bool_arg": '''
+        import torch
+
+        @torch.compile
+        def f(x, training):
+            if training:
+                return x * 2
+            return x
+
+        def run():
+            f(torch.ones(3), True)
+    ''',
+    "bool_flips": '''
+        import torch
+
+        @torch.compile
+        def f(x, training):
+            if training:
+                return x * 2
+            return x
+
+        def run():
+            x = torch.ones(3)
+            f(x, True)
+            f(x, False)
+    ''',
+    "str_arg": '''
+        import torch
+
+        @torch.compile
+        def f(x, act):
+            if act == "relu":
+                return torch.relu(x)
+            return torch.tanh(x)
+
+        def run():
+            f(torch.ones(3), "relu")
+    ''',
+    "none_default": '''
+        import torch
+
+        @torch.compile
+        def f(x, bias=None):
+            if bias is None:
+                return x * 2
+            return x * 2 + bias
+
+        def run():
+            f(torch.ones(3))
+    ''',
+    "int_default": '''
+        import torch
+
+        @torch.compile
+        def f(x, k=4):
+            return x * k
+
+        def run():
+            f(torch.ones(3))
+    ''',
+    "global_int": '''
+        import torch
+
+        SCALE = 5
+
+        @torch.compile
+        def f(x):
+            return x * SCALE
+
+        def run():
+            f(torch.ones(3))
+    ''',
+    "global_object_attr": '''
+        import torch
+
+        class Settings:
+            def __init__(self):
+                self.alpha = 3
+
+        settings = Settings()
+
+        @torch.compile
+        def f(x):
+            return x * settings.alpha
+
+        def run():
+            f(torch.ones(3))
+    ''',
+    "global_attr_mutated": '''
+        import torch
+
+        class Settings:
+            def __init__(self):
+                self.alpha = 3
+
+        settings = Settings()
+
+        @torch.compile
+        def f(x):
+            return x * settings.alpha
+
+        def run():
+            x = torch.ones(3)
+            f(x)
+            settings.alpha = 4
+            f(x)
+    ''',
+    "class_attr_global": '''
+        import torch
+
+        class Hyper:
+            depth = 2
+
+        @torch.compile
+        def f(x):
+            return x + Hyper.depth
+
+        def run():
+            f(torch.ones(3))
+    ''',
+    "dataclass_config": '''
+        import dataclasses
+        import torch
+
+        @dataclasses.dataclass
+        class Config:
+            hidden: int = 8
+            dropout: float = 0.5
+
+        config = Config()
+
+        @torch.compile
+        def f(x):
+            return x * config.hidden + config.dropout
+
+        def run():
+            f(torch.ones(3))
+    ''',
+    "list_index": '''
+        import torch
+
+        @torch.compile
+        def f(x, items):
+            return x + items[1]
+
+        def run():
+            f(torch.ones(3), [4, 5, 6])
+    ''',
+    "tuple_arg": '''
+        import torch
+
+        @torch.compile
+        def f(x, shape):
+            return x.reshape(shape[0], shape[1])
+
+        def run():
+            f(torch.ones(6), (2, 3))
+    ''',
+    "dict_arg": '''
+        import torch
+
+        @torch.compile
+        def f(x, opts):
+            return x * opts["scale"]
+
+        def run():
+            f(torch.ones(3), {"scale": 2, "shift": 1})
+    ''',
+    "loop_over_list": '''
+        import torch
+
+        @torch.compile
+        def f(x, weights):
+            for w in weights:
+                x = x * w
+            return x
+
+        def run():
+            f(torch.ones(3), [2, 3])
+    ''',
+    "loop_range_const": '''
+        import torch
+
+        @torch.compile
+        def f(x):
+            for i in range(3):
+                x = x + i
+            return x
+
+        def run():
+            f(torch.ones(3))
+    ''',
+    "loop_range_arg": '''
+        import torch
+
+        @torch.compile
+        def f(x, n):
+            for _ in range(n):
+                x = x * 2
+            return x
+
+        def run():
+            f(torch.ones(3), 2)
+    ''',
+    "len_of_list": '''
+        import torch
+
+        @torch.compile
+        def f(x, items):
+            return x * len(items)
+
+        def run():
+            f(torch.ones(3), [1, 2, 3])
+    ''',
+    "nested_helper": '''
+        import torch
+
+        def inner(t, k):
+            return t * k
+
+        def outer(t, k):
+            return inner(t, k) + 1
+
+        @torch.compile
+        def f(x, k):
+            return outer(x, k)
+
+        def run():
+            f(torch.ones(3), 7)
+    ''',
+    "helper_with_global": '''
+        import torch
+
+        OFFSET = 2
+
+        def shift(t):
+            return t + OFFSET
+
+        @torch.compile
+        def f(x):
+            return shift(x) * 2
+
+        def run():
+            f(torch.ones(3))
+    ''',
+    "closure_entry": '''
+        import torch
+
+        def make(k):
+            @torch.compile
+            def f(x):
+                return x * k
+            return f
+
+        def run():
+            make(3)(torch.ones(3))
+    ''',
+    "lambda_inline": '''
+        import torch
+
+        square = lambda t: t * t
+
+        @torch.compile
+        def f(x):
+            return square(x) + 1
+
+        def run():
+            f(torch.ones(3))
+    ''',
+    "method_inline": '''
+        import torch
+
+        class Scaler:
+            def __init__(self):
+                self.k = 3
+
+            def apply(self, t):
+                return t * self.k
+
+        scaler = Scaler()
+
+        @torch.compile
+        def f(x):
+            return scaler.apply(x)
+
+        def run():
+            f(torch.ones(3))
+    ''',
+    "module_int_attr": '''
+        import torch
+        from torch import nn
+
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.repeat = 2
+
+            def forward(self, x):
+                return x * self.repeat
+
+        def run():
+            model = torch.compile(Block())
+            model(torch.ones(3))
+    ''',
+    "module_step_counter": '''
+        import torch
+        from torch import nn
+
+        class StepCounter(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.step = 0
+
+            def forward(self, x):
+                self.step += 1
+                return x * self.step
+
+        def run():
+            model = torch.compile(StepCounter())
+            x = torch.ones(3)
+            for _ in range(3):
+                model(x)
+    ''',
+    "module_float_and_bool": '''
+        import torch
+        from torch import nn
+
+        class Gate(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.alpha = 0.5
+                self.enabled = True
+
+            def forward(self, x):
+                if self.enabled:
+                    x = x * self.alpha
+                return x
+
+        def run():
+            model = torch.compile(Gate())
+            model(torch.ones(3))
+    ''',
+    "module_submodule": '''
+        import torch
+        from torch import nn
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.linear = nn.Linear(4, 4)
+                self.scale = 3
+
+            def forward(self, x):
+                return self.linear(x) * self.scale
+
+        def run():
+            net = Net()
+            compiled = torch.compile(net)
+            compiled(torch.ones(2, 4))
+    ''',
+    "module_helper_method": '''
+        import torch
+        from torch import nn
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.k = 2
+
+            def scale(self, t):
+                return t * self.k
+
+            def forward(self, x):
+                return self.scale(x) + 1
+
+        def run():
+            torch.compile(Net())(torch.ones(3))
+    ''',
+    "module_inherited_attr": '''
+        import torch
+        from torch import nn
+
+        class Base(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.width = 4
+
+        class Child(Base):
+            def forward(self, x):
+                return x + self.width
+
+        def run():
+            torch.compile(Child())(torch.ones(3))
+    ''',
+    "dynamic_true": '''
+        import torch
+
+        @torch.compile(dynamic=True)
+        def f(x, n):
+            return x * n
+
+        def run():
+            f(torch.ones(3), 3)
+    ''',
+    "mark_dynamic_tensor": '''
+        import torch
+
+        @torch.compile
+        def f(x, n):
+            return x * n
+
+        def run():
+            x = torch.ones(4)
+            torch._dynamo.mark_dynamic(x, 0)
+            f(x, 2)
+    ''',
+    "enum_arg": '''
+        import enum
+        import torch
+
+        class Mode(enum.Enum):
+            TRAIN = 1
+            EVAL = 2
+
+        @torch.compile
+        def f(x, mode):
+            if mode == Mode.TRAIN:
+                return x * 2
+            return x
+
+        def run():
+            f(torch.ones(3), Mode.TRAIN)
+    ''',
+    "kwargs_call": '''
+        import torch
+
+        @torch.compile
+        def f(x, *, scale):
+            return x * scale
+
+        def run():
+            f(torch.ones(3), scale=4)
+    ''',
+    "unused_int": '''
+        import torch
+
+        @torch.compile
+        def f(x, n):
+            m = n
+            return x * 2
+
+        def run():
+            f(torch.ones(3), 3)
+    ''',
+    "returned_int": '''
+        import torch
+
+        @torch.compile
+        def f(x, n):
+            return x * 2, n
+
+        def run():
+            f(torch.ones(3), 3)
+    ''',
+    "int_arithmetic": '''
+        import torch
+
+        @torch.compile
+        def f(x, n):
+            m = n * 2 + 1
+            return x * m
+
+        def run():
+            f(torch.ones(3), 3)
+    ''',
+    "compare_int": '''
+        import torch
+
+        @torch.compile
+        def f(x, n):
+            if n > 2:
+                return x + 1
+            return x - 1
+
+        def run():
+            f(torch.ones(3), 3)
+    ''',
+    "call_in_loop": '''
+        import torch
+
+        @torch.compile
+        def f(x, scale):
+            return x * scale
+
+        def run():
+            x = torch.ones(3)
+            for scale in [1.0, 2.0, 3.0]:
+                f(x, scale)
+    ''',
+    "optimize_entry": '''
+        import torch
+
+        @torch._dynamo.optimize("eager")
+        def f(x, n):
+            return x + n
+
+        def run():
+            f(torch.ones(3), 5)
+    ''',
+    "alias_compile": '''
+        import torch
+        from torch import compile as tc
+
+        def f(x, n):
+            return x - n
+
+        g = tc(f)
+
+        def run():
+            g(torch.ones(3), 6)
+    ''',
+    "graph_break_then_const": '''
+        import torch
+
+        @torch.compile
+        def f(x, n):
+            y = x * 2
+            print("between")
+            return y * n
+
+        def run():
+            f(torch.ones(3), 3)
+    ''',
+    "nested_list_element": '''
+        import torch
+
+        @torch.compile
+        def f(x, pairs):
+            return x * pairs[0][1]
+
+        def run():
+            f(torch.ones(3), [[1, 2], [3, 4]])
+    ''',
+    "string_global": '''
+        import torch
+
+        MODE = "fast"
+
+        @torch.compile
+        def f(x):
+            if MODE == "fast":
+                return x * 2
+            return x
+
+        def run():
+            f(torch.ones(3))
+    ''',
+    "config_mutated_global": '''
+        import torch
+
+        DEPTH = 2
+
+        @torch.compile
+        def f(x):
+            return x * DEPTH
+
+        def run():
+            global DEPTH
+            x = torch.ones(3)
+            f(x)
+            DEPTH = 3
+            f(x)
+    ''',
+    "break_in_loop": """
+        import torch
+
+        @torch.compile
+        def f(x, n):
+            for i in range(2):
+                print(i)
+                x = x * n
+            return x
+
+        def run():
+            f(torch.ones(3), 3)
+    """,
+    "break_in_helper": """
+        import torch
+
+        def noisy(t, k):
+            print("inside")
+            return t * k
+
+        @torch.compile
+        def f(x, k):
+            y = x + k
+            return noisy(y, k)
+
+        def run():
+            f(torch.ones(3), 2)
+    """,
+    "shared_helpers": """
+        FACTOR = 3
+
+        def scale(t):
+            return t * FACTOR
+    """,
+    "cross_module": """
+        import torch
+        from shared_helpers import scale
+
+        @torch.compile
+        def f(x):
+            return scale(x) + 1
+
+        def run():
+            f(torch.ones(3))
+    """,
+    "dict_items_loop": """
+        import torch
+
+        @torch.compile
+        def f(x, weights):
+            for name, w in weights.items():
+                x = x * w
+            return x
+
+        def run():
+            f(torch.ones(3), {"a": 2, "b": 3})
+    """,
+    "enumerate_list": """
+        import torch
+
+        @torch.compile
+        def f(x, sizes):
+            for i, s in enumerate(sizes):
+                x = x + i * s
+            return x
+
+        def run():
+            f(torch.ones(3), [5, 7])
+    """,
+    "module_compile_method": """
+        import torch
+        from torch import nn
+
+        class Head(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.classes = 3
+
+            def forward(self, x):
+                return x * self.classes
+
+        def run():
+            head = Head()
+            head.compile()
+            head(torch.ones(3))
+    """,
+    "inner_closure_inlined": """
+        import torch
+
+        @torch.compile
+        def f(x, k):
+            def add(t):
+                return t + k
+            return add(x) * 2
+
+        def run():
+            f(torch.ones(3), 4)
+    """,
+    "tuple_unpack": """
+        import torch
+
+        @torch.compile
+        def f(x, pair):
+            a, b = pair
+            return x * a + b
+
+        def run():
+            f(torch.ones(3), (2, 3))
+    """,
+    "config_default_instance": """
+        import torch
+
+        class Cfg:
+            def __init__(self):
+                self.eps = 0.25
+
+        CFG = Cfg()
+
+        @torch.compile
+        def f(x, cfg=CFG):
+            return x + cfg.eps
+
+        def run():
+            f(torch.ones(3))
+    """,
+    "tensor_method_int": """
+        import torch
+
+        @torch.compile
+        def f(x, rows):
+            return x.view(rows, -1)
+
+        def run():
+            f(torch.ones(6), 2)
+    """,
+    "global_list": """
+        import torch
+
+        SIZES = [2, 4]
+
+        @torch.compile
+        def f(x):
+            return x * SIZES[1]
+
+        def run():
+            f(torch.ones(3))
+    """,
+    "generator_sum": """
+        import torch
+
+        @torch.compile
+        def f(x, weights):
+            return sum(w * x for w in weights)
+
+        def run():
+            f(torch.ones(3), [1, 2])
+    """,
+    "min_of_ints": """
+        import torch
+
+        @torch.compile
+        def f(x, a, b):
+            return x * min(a, b)
+
+        def run():
+            f(torch.ones(3), 2, 5)
+    """,
+    "method_mutates_attr": """
+        import torch
+        from torch import nn
+
+        class Counter(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.calls = 0
+
+            def bump(self):
+                self.calls += 1
+
+            def forward(self, x):
+                self.bump()
+                return x + self.calls
+
+        def run():
+            model = torch.compile(Counter())
+            for _ in range(2):
+                model(torch.ones(3))
+    """,
+}
