@@ -133,3 +133,11 @@ def test_project_learns_inlined_callees_from_the_predicted_trace(tmp_path: Path)
     project.learn(CheckResult(predicted=[inline, library]), {"main.py"})
     assert project.reaches == {"main.py": {"main.py", "helpers.py"}}
     assert project.depends_on("helpers.py")
+
+
+def test_hover_ranks_the_finding_whose_source_names_the_hovered_word() -> None:
+    assert convert.names(baked(), "n")
+    assert convert.names(baked(source="L['cfg'].scale"), "scale")
+    assert convert.names(baked(source="L['items'][0]"), "items")
+    assert not convert.names(baked(source="L['cfg'].scale"), "cfg")
+    assert not convert.names(baked(source=None), "n")

@@ -4,6 +4,7 @@ so that they can be tested without a server."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -137,10 +138,22 @@ def to_diagnostic(
     )
 
 
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+
+def names(finding: Finding, word: str) -> bool:
+    """Whether the finding's Source ends in `word`: hovering `n` in `y * n + cfg.scale`
+    is about `L['n']`, hovering `scale` about `L['cfg'].scale`."""
+    if not word or not finding.source:
+        return False
+    return _IDENTIFIER.findall(finding.source)[-1:] == [word]
+
+
 def hover_markdown(finding: Finding, rule: type[Rule] | None) -> str:
-    """What Dynamo will do here, in its own vocabulary."""
+    """What Dynamo will do here, in its own vocabulary (the diagnostic's own message
+    is shown by the editor beside it)."""
     title = f"**{finding.code}** `{rule.name}`" if rule else f"**{finding.code}**"
-    parts = [f"{title} — {finding.message}", ""]
+    parts = [f"{title} — {finding.kind.value}", ""]
     facts = [
         ("VariableTracker", finding.variable_tracker),
         ("Source", finding.source),

@@ -260,6 +260,8 @@ def hover(ls: VtlintServer, params: types.HoverParams) -> types.Hover | None:
     hits = [(f, r) for f, r in ls.findings.get(params.text_document.uri, []) if convert.contains(r, params.position)]
     if not hits:
         return None
+    word = ls.workspace.get_text_document(params.text_document.uri).word_at_position(params.position)
+    hits.sort(key=lambda hit: not convert.names(hit[0], word))  # the finding about the hovered name first
     text = "\n\n---\n\n".join(convert.hover_markdown(f, get_rule(f.code)) for f, _ in hits)
     return types.Hover(types.MarkupContent(types.MarkupKind.Markdown, text), range=hits[0][1])
 
