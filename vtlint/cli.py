@@ -201,7 +201,7 @@ def _check(paths: list[Path], fmt: str, output: Path | None, config_file: Path |
         if show_statistics:
             statistics(result, out, show_notes)
     else:
-        sarif = {"category": opts["sarif_category"], "prints": prints}
+        sarif = {"category": opts["sarif_category"], "prints": prints, "shard": str(shard) if shard else None}
         text = _render(result, fmt, show_notes, config.root, **sarif) if fmt != "text" else _plain_text(result, show_notes)
         if output is None:
             sys.stdout.write(text)
@@ -226,7 +226,7 @@ def _parse_shard(text: str | None) -> Shard | None:
 
 def _runtime(config: Config, opts: dict[str, Any], show_progress: bool) -> RuntimeInput | None:
     """The runtime step, only when asked for (it runs the user's code)."""
-    if not (opts["runtime"] or opts["runtime_command"] or opts["runtime_facts"]):
+    if not (opts["runtime"] or opts["runtime_command"] or opts["runtime_facts"] or opts["probe"]):
         return None
     from vtlint.runtime.cli_support import RuntimeUsageError, request_from, runtime_input
 

@@ -3,6 +3,7 @@ fingerprints across an edit, shards merged back, and the SARIF Multitool."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -13,6 +14,7 @@ from sarif_support import REPO, assert_valid, validate_sarif
 from vtlint.report.fingerprint import NAMESPACE
 
 EXAMPLES = REPO / "examples"
+RUNTIME_DATA = REPO / "tests" / "runtime" / "data"
 
 
 @pytest.fixture
@@ -92,3 +94,43 @@ def test_sarif_multitool_accepts_vtlint_logs(run_cli, repo: Path, tmp_path: Path
     (repo / "broken.sarif").write_text(json.dumps(stressed), encoding="utf-8")
     errors, _notes = validate_sarif.multitool_problems(repo / "broken.sarif", multitool)
     assert any("GH1015" in e and "locations" in e for e in errors), errors
+
+
+def _load_trace_data():
+    """The runtime tests' helper that moves a captured trace to another root."""
+    spec = importlib.util.spec_from_file_location("trace_data", RUNTIME_DATA.parent / "trace_data.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_runtime_evidence_in_sarif_and_merged_over_static(run_cli, repo: Path, tmp_path: Path) -> None:
+    """A structured trace captured from torch 2.13 running the examples' harness (no torch
+    needed): the runtime run's SARIF carries the evidence, and merging the static run
+    into it changes nothing but confirms the same findings."""
+    from vtlint.runtime.step import facts_from_trace
+
+    trace = tmp_path / "trace"
+    trace.mkdir()
+    relocate = _load_trace_data().relocate_log
+    for item in (RUNTIME_DATA / "examples").iterdir():
+        text = item.read_text(encoding="utf-8")
+        moved = relocate(text, "/project", str(repo)) if item.suffix == ".log" else text.replace("/project", str(repo))
+        (trace / item.name).write_text(moved, encoding="utf-8")
+    facts_from_trace(trace, repo / "examples").save(tmp_path / "facts.json")
+    static = _sarif(run_cli, repo)
+    (repo / "out.sarif").rename(repo / "static.sarif")
+    runtime = _sarif(run_cli, repo, "--runtime-facts", str(tmp_path / "facts.json"))
+    (repo / "out.sarif").rename(repo / "runtime.sarif")
+    evidence = {r["partialFingerprints"][NAMESPACE]: r["properties"]["evidence"] for r in _results(runtime)}
+    assert "confirmed" in evidence.values()
+    static_prints = {r["partialFingerprints"][NAMESPACE] for r in _results(static)}
+    assert static_prints <= set(evidence)  # the same findings, the same fingerprints
+    merged = run_cli("merge", "static.sarif", "runtime.sarif", "-o", "merged.sarif", cwd=repo)
+    assert merged.exit_code == 0, merged.output
+    combined = assert_valid((repo / "merged.sarif").read_text(encoding="utf-8"))
+    assert {r["partialFingerprints"][NAMESPACE]: r["properties"]["evidence"] for r in _results(combined)} == evidence
+    assert _results(combined) == _results(runtime)
+    files = combined["runs"][0]["invocations"][0]["properties"]["filesAnalyzed"]
+    assert files == runtime["runs"][0]["invocations"][0]["properties"]["filesAnalyzed"]  # same files: not summed

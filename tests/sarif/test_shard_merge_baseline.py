@@ -57,6 +57,7 @@ def test_shard_then_merge_equals_the_unsharded_run(run_cli, tmp_path: Path) -> N
         out = root / f"shard{k}.sarif"
         run_cli("check", ".", "--no-cache", "--format", "sarif", "--shard", f"{k}/3", "-o", out, cwd=root)
         shards.append(assert_valid(out.read_text(encoding="utf-8")))
+        assert shards[-1]["runs"][0]["invocations"][0]["properties"]["shard"] == f"{k}/3"
     counts = [len(_results(s)) for s in shards]
     assert all(counts) and sum(counts) == 12
     merged = run_cli("merge", *[f"shard{k}.sarif" for k in (1, 2, 3)], "-o", "all.sarif", cwd=root)

@@ -40,11 +40,13 @@ def render_sarif(
     root: Path | None = None,
     category: str = DEFAULT_CATEGORY,
     prints: Sequence[str] | None = None,
+    shard: str | None = None,
 ) -> str:
     """The SARIF log of one vtlint run, as text. `root` is the project root (display
     paths are relative to it); `prints` are the findings' fingerprints when the
-    caller already computed them over a larger set (a baseline filtered some out)."""
-    return dump(build_log(result, Paths.for_root(root or Path.cwd()), category, prints))
+    caller already computed them over a larger set (a baseline filtered some out);
+    `shard` is `K/N` for a `--shard` run, so that `vtlint merge` sums its counts."""
+    return dump(build_log(result, Paths.for_root(root or Path.cwd()), category, prints, shard))
 
 
 def dump(log: dict[str, Any]) -> str:
@@ -52,7 +54,11 @@ def dump(log: dict[str, Any]) -> str:
 
 
 def build_log(
-    result: CheckResult, paths: Paths, category: str = DEFAULT_CATEGORY, prints: Sequence[str] | None = None
+    result: CheckResult,
+    paths: Paths,
+    category: str = DEFAULT_CATEGORY,
+    prints: Sequence[str] | None = None,
+    shard: str | None = None,
 ) -> dict[str, Any]:
     """The log as JSON data: sarif-om objects, serialized, with GitHub's limits applied."""
     findings = list(result.findings)
@@ -66,7 +72,7 @@ def build_log(
     run = om.Run(
         tool=om.Tool(driver=_driver(rules)),
         results=results,
-        invocations=[_invocation(result, notes, paths, outside)],
+        invocations=[_invocation(result, notes, paths, outside, shard)],
         automation_details=om.RunAutomationDetails(id=category.rstrip("/") + "/"),
         original_uri_base_ids={SRCROOT: om.ArtifactLocation(uri=paths.checkout_uri())},
         column_kind="unicodeCodePoints",
@@ -287,8 +293,12 @@ def _notifications(result: CheckResult) -> list[Notification]:
     return [*missing, *result.notifications]
 
 
-def _invocation(result: CheckResult, notes: list[Notification], paths: Paths, outside: bool) -> om.Invocation:
+def _invocation(
+    result: CheckResult, notes: list[Notification], paths: Paths, outside: bool, shard: str | None
+) -> om.Invocation:
     properties: dict[str, Any] = {"filesAnalyzed": len(result.files), "entries": len(result.entries)}
+    if shard:
+        properties["shard"] = shard
     if result.torch_version:
         properties["torchVersion"] = result.torch_version
     if result.runtime:

@@ -86,16 +86,32 @@ def _invocation(runs: list[dict[str, Any]]) -> dict[str, Any]:
     working = next((inv["workingDirectory"] for inv in invocations if inv.get("workingDirectory")), None)
     if working:
         merged["workingDirectory"] = working
-    properties: dict[str, Any] = {}
-    for inv in invocations:
-        for key, value in inv.get("properties", {}).items():
-            if isinstance(value, int) and not isinstance(value, bool) and isinstance(properties.get(key), int):
-                properties[key] += value  # counts: files analyzed, entries
-            else:
-                properties.setdefault(key, value)
+    properties = _properties(invocations)
     if properties:
         merged["properties"] = properties
     return merged
+
+
+def _properties(invocations: list[dict[str, Any]]) -> dict[str, Any]:
+    """Counts (files analyzed, entries) add up over the shards of one tree; a run
+    over the whole tree (static or runtime) already counts them all, so take the
+    larger of the two. Other properties: the first run's."""
+    properties: dict[str, Any] = {}
+    sharded: dict[str, int] = {}
+    whole: dict[str, int] = {}
+    for inv in invocations:
+        props = inv.get("properties", {})
+        for key, value in props.items():
+            if key == "shard":
+                continue
+            if isinstance(value, int) and not isinstance(value, bool):
+                counts = sharded if "shard" in props else whole
+                counts[key] = counts[key] + value if "shard" in props and key in counts else max(counts.get(key, 0), value)
+            else:
+                properties.setdefault(key, value)
+    for key in sorted({*sharded, *whole}):
+        properties[key] = max(sharded.get(key, 0), whole.get(key, 0))
+    return properties
 
 
 def _results(runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
