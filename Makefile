@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 TORCH  ?= torch==2.13.0
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test test-fast sarif-tools validate-sarif e2e vsix vscode-test bench-editor bench clean
+.PHONY: install demo test test-fast sarif-tools validate-sarif e2e vsix vscode-test bench-editor bench-runtime bench clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,6 +20,7 @@ install: $(STAMP)
 # the same with runtime confirmation from the examples' harness.
 demo: $(STAMP)
 	cd examples && ../$(BIN)/vtlint check . ; test $$? -le 1
+	cd examples && PATH="$(abspath $(BIN)):$$PATH" ../$(BIN)/vtlint check . --runtime ; test $$? -le 1
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q
@@ -39,6 +40,10 @@ vscode-test:
 # Downloads ~1.4 GB on first use (cached in $$E2E_CACHE); not part of `make test`.
 e2e: $(STAMP)
 	VTLINT_PYTHON=$(abspath $(BIN))/python vscode/e2e/run.sh
+
+# vtlint's runtime step against the same harness run bare under TORCH_TRACE (a ratio).
+bench-runtime: $(STAMP)
+	PATH="$(abspath $(BIN)):$$PATH" $(BIN)/python benchmarks/runtime_overhead/bench.py
 
 # Save-to-diagnostics latency of the language server on a 2,000-line file.
 bench-editor: $(STAMP)

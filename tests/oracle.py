@@ -31,7 +31,8 @@ import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vtlint.runtime.events import Observed, to_events
+from vtlint.check import RuntimeInput
+from vtlint.runtime.events import EntryCoverage, Observed, to_events
 from vtlint.runtime.hook import harness_env
 from vtlint.runtime.structured_trace import Compile, TraceFacts, parse_trace_dir
 from vtlint.trace import Action, Event
@@ -48,6 +49,12 @@ class Observation:
     compiles: list[Compile]  # the raw facts of this program's frames
     error: str | None = None  # what run() raised ("Unsupported: ..."), or "timeout"
     problems: list[str] = field(default_factory=list)
+    coverage: dict[str, EntryCoverage] = field(default_factory=dict)  # entries this program compiled
+
+    def runtime_input(self) -> RuntimeInput:
+        """This program's facts as `run_check(..., runtime=...)` merges them."""
+        observed = Observed(self.events, self.coverage)
+        return RuntimeInput(self.events, observed.exercised)
 
     def of(self, action: Action) -> list[Event]:
         return [e for e in self.events if e.action is action]
@@ -89,7 +96,8 @@ def _split(facts: TraceFacts, observed: Observed, names: list[str], errors: dict
         display = f"{name}.py"
         events = [e for e in observed.events if e.location.path == display or e.entry.startswith(f"{display}:")]
         compiles = [c for c in facts.compiles if c.co_filename and Path(c.co_filename).name == display]
-        out[name] = Observation(name, events, compiles, errors.get(name), list(observed.problems))
+        coverage = {k: v for k, v in observed.coverage.items() if k.startswith(f"{display}:")}
+        out[name] = Observation(name, events, compiles, errors.get(name), list(observed.problems), coverage)
     return out
 
 

@@ -28,6 +28,7 @@ class Example:
     code: str
     line: int | None = None
     dynamo: dict[str, Any] = field(default_factory=dict)  # assumed Dynamo settings
+    runtime: bool = False  # needs the runtime step: its `run()` is traced (tests/runtime runs these)
 
 
 @dataclass(frozen=True)

@@ -69,7 +69,7 @@ def collect(request: RuntimeRequest, config: Config, *, show_progress: bool,
             probe_plan: list[dict[str, object]] | None = None) -> RuntimeFacts:
     if request.facts_file is not None:
         try:
-            return RuntimeFacts.load(request.facts_file)
+            return RuntimeFacts.load(request.facts_file).rebased(config.root)
         except FactsError as exc:
             raise RuntimeUsageError(f"--runtime-facts: {exc}") from None
     assert request.command is not None

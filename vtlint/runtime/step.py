@@ -22,13 +22,13 @@ import json
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from vtlint.check import RuntimeInput
-from vtlint.findings import Level, Notification
-from vtlint.runtime.events import EntryCoverage, Observed, to_events
+from vtlint.findings import Level, Location, Notification
+from vtlint.runtime.events import EntryCoverage, Observed, ProjectFiles, to_events
 from vtlint.runtime.harness import HarnessRun, run_harness
 from vtlint.runtime.structured_trace import TraceFacts, UnsupportedTorchVersion, check_torch_version, parse_trace_dir
 from vtlint.trace import Event
@@ -54,6 +54,32 @@ class RuntimeFacts:
     probes: list[dict[str, Any]] = field(default_factory=list)
     torch_version: str | None = None
     root: str | None = None
+
+    def rebased(self, root: Path) -> RuntimeFacts:
+        """The same facts with display paths relative to `root` (facts traced with
+        another project root, e.g. `vtlint trace` run from a parent folder)."""
+        if not self.root or Path(self.root).resolve() == root.resolve():
+            return self
+        files = ProjectFiles(root)
+        old = Path(self.root)
+
+        def move(path: str) -> str:
+            return files.display(str(old / path)) or path
+
+        def entry(name: str) -> str:
+            path, sep, qual = name.rpartition(":")
+            return f"{move(path)}{sep}{qual}" if sep and path.endswith(".py") else name
+
+        def location(loc: Location) -> Location:
+            return replace(loc, path=move(loc.path))
+
+        events = [e.with_(location=location(e.location), entry=entry(e.entry),
+                          callee=entry(e.callee) if e.callee else None,
+                          chain=tuple(replace(r, location=location(r.location)) for r in e.chain),
+                          related=tuple(replace(r, location=location(r.location)) for r in e.related))
+                  for e in self.events]
+        coverage = {entry(k): replace(v, entry=entry(v.entry)) for k, v in self.coverage.items()}
+        return replace(self, events=events, coverage=coverage, root=str(root))
 
     def exercised(self, event: Event) -> bool:
         return Observed(self.events, self.coverage).exercised(event)

@@ -437,7 +437,7 @@ def parse_recompile_reasons(payload: str, compile_id: str) -> list[RecompileReas
 
 # --- Inductor output -------------------------------------------------------
 
-_CPP_KERNEL = re.compile(r"^(?P<name>cpp_fused_\w+) = async_compile\.cpp\w*\(.*?r'''(?P<body>.*?)'''", re.MULTILINE | re.DOTALL)
+_CPP_KERNEL = re.compile(r"^(?P<name>cpp_fused_\w+) = async_compile\.cpp\w*\(.*?r?'''(?P<body>.*?)'''", re.MULTILINE | re.DOTALL)
 _TRITON_KERNEL = re.compile(
     r"^(?P<name>triton_\w+) = async_compile\.triton\(\s*'(?P<kname>\w+)'\s*,\s*'''(?P<body>.*?)'''", re.MULTILINE | re.DOTALL
 )
