@@ -75,6 +75,12 @@ def test_break_in_loop_is_one_finding_about_the_frame() -> None:
     assert "GB0059" in found[0][2] and "GB7000" in found[0][2] and "eagerly" in found[0][2]
 
 
+def test_frame_skipped_outside_a_loop_stays_in_its_family() -> None:
+    found = _codes(_event("GB0142", "Unsupported context manager", frame_skipped=True))
+    assert [c for c, _, _ in found] == ["VTL208"]
+    assert "skips the whole frame" in found[0][2]
+
+
 def test_refuted_break_is_a_note_and_runtime_words_win() -> None:
     assert _codes(_event("GB0007", "Attempted to call function marked as skipped"), Evidence.REFUTED)[0][1] == "note"
     observed = _event("GB0007", "Attempted to call function marked as skipped",

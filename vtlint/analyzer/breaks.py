@@ -49,6 +49,8 @@ class Decision:
     gb_type: str | None = None
     reason: str = ""  # a short why, in Dynamo's words
     confidence: str = "high"
+    skips_frame: bool = False  # Dynamo gives up on the whole frame (runs it eagerly), as after a break in a loop
+    also: tuple[str, ...] = ()  # Gb_types torch reports next at the same line (the with-block it cannot resume)
 
     @property
     def breaks(self) -> bool:
@@ -120,8 +122,9 @@ def snapshot_notifications() -> list[Notification]:
     return list(_snapshot().notifications)
 
 
-def _break(gb_type: str, vt: str, reason: str, confidence: str = "high") -> Decision:
-    return Decision(GRAPH_BREAK, vt, registry().id_of(gb_type), gb_type, reason, confidence)
+def _break(gb_type: str, vt: str, reason: str, confidence: str = "high", *, skips_frame: bool = False,
+           also: tuple[str, ...] = ()) -> Decision:
+    return Decision(GRAPH_BREAK, vt, registry().id_of(gb_type), gb_type, reason, confidence, skips_frame, also)
 
 
 # ---------------------------------------------------------------- builtins
@@ -153,6 +156,9 @@ def decide_builtin(name: str, settings: DynamoSettings, *, tensor_args: bool = F
     if name in _BUILTINS_THAT_BREAK:
         return _break(BUILTIN_OPERATOR, "BuiltinVariable",
                       f"Dynamo does not know how to trace builtin operator `{name}`")
+    if tensor_args and name == "hash":  # measured: hashing a FakeTensor raises while tracing
+        return _break(OBSERVED_EXCEPTION, "BuiltinVariable", "hash() of a tensor raises while tracing; the exception "
+                      "leaves the frame, which Dynamo skips", skips_frame=True)
     if tensor_args and name in _TENSOR_VALUE_BUILTINS:
         gb_type = _TENSOR_VALUE_BUILTINS[name]
         if gb_type == ITEM and settings.capture_scalar_outputs:
@@ -230,7 +236,7 @@ def decide_function(qualname: str, settings: DynamoSettings, *, defined_in: str 
                       f"`{qualname}` of a tensor needs its value (aten._local_scalar_dense)")
     if qualname in _EXPLICIT:
         gb_type, why = _EXPLICIT[qualname]
-        return _break(gb_type, "SkipFunctionVariable", why)
+        return _break(gb_type, "SkipFunctionVariable", why, skips_frame=gb_type == SKIP_FRAME)
     if qualname == "torch.from_numpy" and not settings.trace_numpy:
         return _break("call `torch.from_numpy` with `torch._dynamo.config.trace_numpy=False`", "TorchInGraphFunctionVariable",
                       "torch.from_numpy with trace_numpy=False")
@@ -285,6 +291,9 @@ def _from_variable_tracker(qualname: str, vt: str, why: str, settings: DynamoSet
             return _break(SKIPPED, vt, f"`{qualname}` is a class in a skipped file: {why.partition(': ')[2]}",
                           confidence="medium")
         return Decision(INLINE, vt, reason=f"constructing `{qualname}` inlines its __init__", confidence="medium")
+    if vt == "UserDefinedObjectVariable" and why.startswith("callable object of C type"):
+        return _break("Unsupported method call", vt, f"Dynamo does not know how to trace `__call__` of `{qualname}` "
+                      f"({why})", confidence="medium")
     # BuiltinVariable and the specialised trackers (InspectSignatureVariable, ...)
     return Decision(GRAPH_NODE if "Builtin" in vt else CONSTANT, vt, reason=f"`{qualname}` is handled by {vt}",
                     confidence="medium" if "Builtin" not in vt else "high")
@@ -397,9 +406,11 @@ def decide_tensor_method(name: str, settings: DynamoSettings) -> Decision:
         if settings.capture_scalar_outputs:
             return Decision(GRAPH_NODE, vt, reason="capture_scalar_outputs: .tolist() of an integer tensor is traced",
                             confidence="medium")
-        return _break(DATA_DEPENDENT_OP, vt,
-                      "`Tensor.tolist()` reads the tensor's values (aten._local_scalar_dense); a float tensor "
-                      "breaks with 'Tensor.tolist() with non-integer tensor'", confidence="medium")
+        # the dtype is rarely known statically: float tensors (the default dtype) are the common case;
+        # an integer tensor breaks on its first element instead ("Data dependent operator")
+        return _break("Tensor.tolist() with non-integer tensor", vt,
+                      "Dynamo does not trace `tolist()` on non-integer tensors; on an integer tensor it "
+                      "reads the values (Data dependent operator)", confidence="medium")
     if name == "numpy":
         if settings.trace_numpy:
             return Decision(GRAPH_NODE, "NumpyNdarrayVariable", reason="trace_numpy: the ndarray is traced as a tensor")
@@ -414,6 +425,14 @@ def decide_tensor_method(name: str, settings: DynamoSettings) -> Decision:
     if name in _tensor_methods():
         return Decision(GRAPH_NODE, vt, reason=f"`Tensor.{name}` goes into the graph")
     return Decision(UNKNOWN, vt, reason=f"`{name}` is not a torch.Tensor method", confidence="low")
+
+
+def decide_boolean_mask(settings: DynamoSettings) -> Decision:
+    """`t[mask]` with a boolean tensor `mask`: the result's shape depends on the data."""
+    if settings.capture_dynamic_output_shape_ops:
+        return Decision(GRAPH_NODE, "TensorVariable", reason="capture_dynamic_output_shape_ops: an unbacked size")
+    return _break(DYNAMIC_SHAPE_OP, "TensorVariable",
+                  "indexing with a boolean mask gives a shape that depends on the tensor's data")
 
 
 @cache
@@ -445,7 +464,8 @@ def decide_raise(caught: bool, settings: DynamoSettings) -> Decision:
     if caught:
         return Decision(CONSTANT, "ExceptionVariable", reason="the exception is raised and caught while tracing")
     return _break(OBSERVED_EXCEPTION, "ExceptionVariable",
-                  "the exception leaves the traced frame: Dynamo skips the frame and re-raises it eagerly")
+                  "the exception leaves the traced frame: Dynamo skips the frame and re-raises it eagerly",
+                  skips_frame=True)
 
 
 # ---------------------------------------------------------------- with-statements
@@ -458,8 +478,7 @@ _SUPPORTED_CTX = frozenset({
     "torch.profiler.profile", "torch.autograd.profiler.profile",
 })
 _UNSUPPORTED_CTX = {
-    "open": "open() is a builtin Dynamo does not trace: the with-block cannot be resumed, "
-            "so Dynamo skips the whole frame",
+    "open": "open() is a builtin Dynamo does not trace, and the file object is not a context manager it can enter",
     "builtins.open": "open() is a builtin Dynamo does not trace",
     "io.open": "open() is a builtin Dynamo does not trace",
     "threading.Lock": "Dynamo does not know how to enter a `_thread.lock` context manager",
@@ -471,9 +490,9 @@ def decide_context_manager(qualname: str, settings: DynamoSettings) -> Decision:
     """`with <qualname>(...):` in traced code (a library context manager; the user's
     own generator-based context managers are inlined by the walk)."""
     if qualname in _UNSUPPORTED_CTX:
-        gb_type = BUILTIN_OPERATOR if "open" in qualname else UNSUPPORTED_CTX
-        return _break(gb_type, "BuiltinVariable" if "open" in qualname else "UserDefinedObjectVariable",
-                      _UNSUPPORTED_CTX[qualname])
+        if "open" in qualname:  # the call breaks first; the resumed frame cannot enter the file object
+            return _break(BUILTIN_OPERATOR, "BuiltinVariable", _UNSUPPORTED_CTX[qualname], also=(UNSUPPORTED_CTX,))
+        return _break(UNSUPPORTED_CTX, "UserDefinedObjectVariable", _UNSUPPORTED_CTX[qualname], skips_frame=True)
     if qualname in _SUPPORTED_CTX:
         return Decision(GRAPH_NODE, "ContextWrappingVariable", reason=f"Dynamo enters `{qualname}`")
     rule = _snapshot().data["torch_functions"].get(qualname)

@@ -20,7 +20,7 @@ LOOP_ID = "GB7000"
 
 
 def _in_loop(event: Event) -> bool:
-    return bool(event.detail.get("frame_skipped") or event.detail.get("in_loop")) or event.gb_id == LOOP_ID
+    return bool(event.detail.get("in_loop")) or event.gb_id == LOOP_ID
 
 
 def _fullgraph(event: Event, ctx: RuleContext) -> bool:
@@ -100,6 +100,9 @@ class GraphBreakRule(Rule):
     def cost(self, event: Event, error: bool) -> str:
         if error:
             return "Under fullgraph=True / error_on_graph_break the compile will raise here."
+        if event.detail.get("frame_skipped"):
+            return (f"Dynamo cannot resume after it: it skips the whole frame `{event.frame or 'this function'}`, "
+                    "which runs eagerly.")
         resumes = _resume_names(event)
         where = f" in `{resumes[0]}`" if resumes else " in a new frame"
         return (f"The graph splits here: the code before it is one graph, this call runs eagerly, and Dynamo "

@@ -133,6 +133,14 @@ def classify(obj: Any) -> tuple[str, str]:
         except TypeError:  # a C type: its methods cannot be traced into
             return "UserDefinedClassVariable", "C type"
         return "UserDefinedClassVariable", ("class in a skipped file: " if where.skipped else "class: ") + (where.reason or "")
+    if not isinstance(obj, (types.FunctionType, types.BuiltinFunctionType, types.MethodType)):
+        # an instance with __call__ (a scipy ufunc, a functools.partial): UserDefinedObjectVariable,
+        # whose call Dynamo can only trace when __call__ is Python code
+        call = getattr(type(obj), "__call__", None)
+        if not inspect.isfunction(call) and "function" not in type(obj).__name__ and type(obj).__module__ not in (
+            "functools", "builtins"
+        ):
+            return "UserDefinedObjectVariable", f"callable object of C type {type(obj).__name__}"
     reasons: set[str] = set()
     rule = trace_rules.lookup_inner(obj, reasons=reasons)
     name = _class_name(rule) or "SkipFunctionVariable"

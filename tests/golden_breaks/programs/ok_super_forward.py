@@ -1,0 +1,19 @@
+import torch
+from torch import nn
+
+
+class Base(nn.Module):
+    def forward(self, x):
+        return x + 1
+
+
+class Child(Base):
+    def forward(self, x):
+        return super().forward(x) * 2
+
+
+model = torch.compile(Child())
+
+
+def run():
+    model(torch.randn(3))
