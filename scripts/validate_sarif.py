@@ -55,23 +55,27 @@ def github_rule_problems(log: Any) -> list[str]:
     return [f"github: {p}" for p in github_problems(log)]
 
 
-def multitool_problems(path: Path, multitool: Path, rule_kind: str = "Sarif;Ghas") -> tuple[list[str], list[str]]:
-    """(errors, notes) from `Sarif.Multitool validate`. It exits 0 even when it finds
-    errors, and skips a file with an invalid enum silently, so run it after the
-    schema check and read its output log. GitHub's rules are the kind `Ghas` in
-    5.7.0: an unknown kind such as `Gh` silently selects no rule at all."""
+def multitool_problems(
+    paths: list[Path], multitool: Path, rule_kind: str = "Sarif;Ghas"
+) -> dict[Path, tuple[list[str], list[str]]]:
+    """(errors, notes) per file from one `Sarif.Multitool validate` (it starts slowly).
+    It exits 0 even when it finds errors, and skips a file with an invalid enum
+    silently, so run it after the schema check and read its output log. GitHub's
+    rules are the kind `Ghas` in 5.7.0: an unknown kind such as `Gh` selects none."""
+    found: dict[Path, tuple[list[str], list[str]]] = {path: ([], []) for path in paths}
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "validation.sarif"
-        # call the executable directly: npm's bin wrapper goes through a shell, which splits "Sarif;Gh"
+        # call the executable directly: npm's bin wrapper goes through a shell, which splits "Sarif;Ghas"
         proc = subprocess.run(
-            [str(multitool), "validate", str(path), "-o", str(out), "--log", "ForceOverwrite", "--rule-kind", rule_kind],
+            [str(multitool), "validate", *map(str, paths), "-o", str(out), "--log", "ForceOverwrite",
+             "--rule-kind", rule_kind],
             capture_output=True, text=True, timeout=300,
         )
         if proc.returncode != 0 or not out.exists():
-            return [f"multitool failed (exit {proc.returncode}): {(proc.stdout + proc.stderr)[-800:]}"], []
+            failure = f"multitool failed (exit {proc.returncode}): {(proc.stdout + proc.stderr)[-800:]}"
+            return {path: ([failure], []) for path in paths}
         report = json.loads(out.read_text(encoding="utf-8-sig"))
-    errors: list[str] = []
-    notes: list[str] = []
+    by_uri = {path.resolve().as_uri(): path for path in paths}
     for run in report.get("runs", []):
         rules = {r.get("id"): r for r in run.get("tool", {}).get("driver", {}).get("rules", [])}
         for result in run.get("results", []):
@@ -81,22 +85,20 @@ def multitool_problems(path: Path, multitool: Path, rule_kind: str = "Sarif;Ghas
             text = message.get("text") or rule.get("messageStrings", {}).get(message.get("id"), {}).get("text", "")
             for i, arg in enumerate(message.get("arguments", [])):
                 text = text.replace("{%d}" % i, arg)
+            uri = result.get("locations", [{}])[0].get("physicalLocation", {}).get("artifactLocation", {}).get("uri", "")
+            errors, notes = found.get(by_uri.get(uri, paths[0]), found[paths[0]])
             line = f"multitool: {result.get('ruleId')} ({level}): {text[:300]}"
             (errors if level == "error" else notes).append(line)
-    return errors, notes
+    return found
 
 
-def validate(path: Path, schema: Path = SCHEMA, multitool: Path | None = None) -> tuple[list[str], list[str]]:
-    """(problems, notes) for one file."""
+def validate(path: Path, schema: Path = SCHEMA) -> list[str]:
+    """Schema and GitHub-rule problems of one file."""
     try:
         log = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        return [f"not JSON: {exc}"], []
-    problems = schema_problems(log, schema) + github_rule_problems(log)
-    if multitool is None or problems:
-        return problems, []
-    errors, notes = multitool_problems(path, multitool)
-    return errors, notes
+        return [f"not JSON: {exc}"]
+    return schema_problems(log, schema) + github_rule_problems(log)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -109,9 +111,13 @@ def main(argv: list[str] | None = None) -> int:
     multitool = None if args.no_multitool else (args.multitool or default_multitool())
     if multitool is None and not args.no_multitool:
         print("note: SARIF Multitool not installed (make sarif-tools); schema and GitHub rules only")
+    found = {path: (validate(path, args.schema), []) for path in args.files}
+    # the multitool skips files with an invalid enum silently: only give it schema-valid ones
+    clean = [path for path, (problems, _) in found.items() if not problems]
+    if multitool is not None and clean:
+        found |= multitool_problems(clean, multitool)
     failed = 0
-    for path in args.files:
-        problems, notes = validate(path, args.schema, multitool)
+    for path, (problems, notes) in found.items():
         for note in notes:
             print(f"  note {path}: {note}")
         print(f"{'FAIL' if problems else 'ok  '} {path}")

@@ -86,14 +86,14 @@ def test_sarif_multitool_accepts_vtlint_logs(run_cli, repo: Path, tmp_path: Path
     result = _results(stressed)[0]
     result["locations"][0]["physicalLocation"]["artifactLocation"] = {"uri": (tmp_path / "outside dir" / "x.py").as_uri()}
     stressed["runs"][0]["invocations"][0]["workingDirectory"] = {"uri": repo.as_uri() + "/"}
-    for i, path in enumerate((repo / "examples.sarif", repo / "stressed.sarif")):
-        path.write_text(json.dumps([log, stressed][i]), encoding="utf-8")
-        errors, _notes = validate_sarif.multitool_problems(path, multitool)
-        assert errors == [], errors
-    del _results(stressed)[1]["locations"]  # GitHub needs a location: the multitool must say so
-    (repo / "broken.sarif").write_text(json.dumps(stressed), encoding="utf-8")
-    errors, _notes = validate_sarif.multitool_problems(repo / "broken.sarif", multitool)
-    assert any("GH1015" in e and "locations" in e for e in errors), errors
+    broken = json.loads(json.dumps(stressed))
+    del _results(broken)[1]["locations"]  # GitHub needs a location: the multitool must say so
+    files = [repo / "examples.sarif", repo / "stressed.sarif", repo / "broken.sarif"]
+    for path, data in zip(files, (log, stressed, broken)):
+        path.write_text(json.dumps(data), encoding="utf-8")
+    found = validate_sarif.multitool_problems(files, multitool)
+    assert found[files[0]][0] == [] and found[files[1]][0] == [], found
+    assert any("GH1015" in e and "locations" in e for e in found[files[2]][0]), found
 
 
 def _load_trace_data():

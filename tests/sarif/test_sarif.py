@@ -211,3 +211,15 @@ def test_the_validator_catches_what_github_rejects(sample: Sample) -> None:
     found = "\n".join(problems(log))
     for expected in ("schema: /runs/0/results/0/level", "empty string", "ruleIndex: 7", "startLine: missing (GH1003)"):
         assert expected in found
+
+
+def test_unknown_codes_and_unreadable_files_still_give_a_valid_log(tmp_path: Path, run_cli) -> None:
+    odd = Finding("VTL499", Kind.RECOMPILE, Level.WARNING, Location("gone.py", 4, 1), "seen at runtime only")
+    log = assert_valid(build_log(sample_result([odd]), Paths.for_root(tmp_path)))
+    (rule,) = log["runs"][0]["tool"]["driver"]["rules"]
+    assert (rule["id"], rule["name"]) == ("VTL499", "unknown-rule")
+    (tmp_path / "pyproject.toml").write_text("[tool.vtlint]\n")
+    (tmp_path / "latin.py").write_bytes(b"x = '\xe9t\xe9'\n")  # not UTF-8, no coding cookie
+    result = run_cli("check", ".", "--no-cache", "--format", "sarif", cwd=tmp_path)
+    log = assert_valid(result.output)
+    assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["VTL002"]

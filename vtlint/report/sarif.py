@@ -107,13 +107,17 @@ def _outside(finding: Finding, paths: Paths) -> bool:
 
 def _rules_used(findings: Iterable[Finding], enabled: dict[str, type[Rule]]) -> dict[str, type[Rule]]:
     catalog = all_rules()
-    used: dict[str, type[Rule]] = {}
-    for code in sorted({f.code for f in findings}):
-        rule = enabled.get(code) or catalog.get(code)
-        if rule is None:
-            raise ValueError(f"finding with unknown rule code {code}")
-        used[code] = rule
-    return used
+    kinds = {f.code: f for f in findings}
+    return {code: enabled.get(code) or catalog.get(code) or _unknown_rule(kinds[code]) for code in sorted(kinds)}
+
+
+def _unknown_rule(finding: Finding) -> type[Rule]:
+    """A descriptor for a code no catalog knows (a runtime fact from a newer vtlint,
+    say): the log must stay valid rather than lose the finding."""
+    text = f"{finding.code}: a {finding.kind.value} finding this version of vtlint has no rule for."
+    attrs = {"code": finding.code, "name": "unknown-rule", "kind": finding.kind, "level": finding.level,
+             "summary": text, "what": text, "why": "See the finding's message.", "fix": "See the finding's message."}
+    return type(f"Unknown{finding.code}", (Rule,), attrs)
 
 
 def _driver(rules: dict[str, type[Rule]]) -> om.ToolComponent:
