@@ -15,8 +15,6 @@ def shipped(monkeypatch: pytest.MonkeyPatch) -> snapshot.Snapshot:
     path = snapshot.shipped_snapshots()[-1]
     snap = snapshot.Snapshot(snapshot._read(path) or {}, "shipped", path)
     monkeypatch.setattr(breaks, "_snapshot", lambda: snap)
-    breaks.registry.cache_clear()
-    breaks._tensor_methods.cache_clear()
+    breaks.reset()
     yield snap
-    breaks.registry.cache_clear()
-    breaks._tensor_methods.cache_clear()
+    breaks.reset()

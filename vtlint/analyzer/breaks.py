@@ -117,6 +117,44 @@ def _snapshot() -> Snapshot:
     return current()
 
 
+@dataclass(frozen=True)
+class _Index:
+    """The snapshot shaped for lookups: module lists as slash paths (check_file
+    compares paths with `startswith`), measured names as sets."""
+
+    torch_functions: dict[str, str]
+    callables: dict[str, dict[str, Any]]
+    known: dict[str, frozenset[str]]
+    paths: dict[str, tuple[str, ...]]  # force_skip, legacy_mod_inlinelist, mod_inlinelist, mod_skiplist
+    tops: dict[str, frozenset[str]]  # builtin_inline_when_called, builtin_skiplist, thirdparty_skiplist, c_modules
+    unittest_skipped: bool
+    tensor_methods: frozenset[str]
+
+
+@cache
+def _index() -> _Index:
+    data = _snapshot().data
+    mods = data["modules"]
+    callables = data.get("callables", {})
+    return _Index(
+        torch_functions=data["torch_functions"],
+        callables=callables,
+        known={m: frozenset(t.get("known", "").split()) for m, t in callables.items()},
+        paths={k: tuple(n.replace(".", "/") for n in mods[k])
+               for k in ("force_skip", "legacy_mod_inlinelist", "mod_inlinelist", "mod_skiplist")},
+        tops={k: frozenset(mods[k]) for k in ("builtin_inline_when_called", "builtin_skiplist", "thirdparty_skiplist",
+                                              "c_modules")},
+        unittest_skipped=bool(mods.get("unittest_skipped", True)),
+        tensor_methods=frozenset(data["tensor_methods"]),
+    )
+
+
+def reset() -> None:
+    """Forget the loaded snapshot (after `vtlint rules --refresh`, or in tests)."""
+    registry.cache_clear()
+    _index.cache_clear()
+
+
 def snapshot_notifications() -> list[Notification]:
     """What the user should know about the snapshot in use (no torch, build failed)."""
     return list(_snapshot().notifications)
@@ -174,13 +212,12 @@ def decide_builtin(name: str, settings: DynamoSettings, *, tensor_args: bool = F
 
 
 def _builtin_variable(name: str) -> str:
-    answer = _callables().get("builtins", {}).get("names", {}).get(name)
+    answer = _index().callables.get("builtins", {}).get("names", {}).get(name)
     return answer[0] if answer else "BuiltinVariable"
 
 
-def _measured(module: str) -> set[str]:
-    table = _callables().get(module, {})
-    return set(table.get("known", "").split())
+def _measured(module: str) -> frozenset[str]:
+    return _index().known.get(module, frozenset())
 
 
 # ---------------------------------------------------------------- functions
@@ -243,7 +280,7 @@ def decide_function(qualname: str, settings: DynamoSettings, *, defined_in: str 
     if qualname in _REPLAYED_RANDOM:
         return Decision(GRAPH_NODE, "UserDefinedObjectVariable",
                         reason=f"`{qualname}` is called while tracing; its result is a graph input (RandomValueSource)")
-    rule = _snapshot().data["torch_functions"].get(qualname)
+    rule = _index().torch_functions.get(qualname)
     if rule is not None:
         return _from_variable_tracker(qualname, rule, "trace_rules names it", settings)
     measured = _measured_callable(qualname)
@@ -299,14 +336,11 @@ def _from_variable_tracker(qualname: str, vt: str, why: str, settings: DynamoSet
                     confidence="medium" if "Builtin" not in vt else "high")
 
 
-def _callables() -> dict[str, Any]:
-    return _snapshot().data.get("callables", {})
-
-
 def _measured_callable(qualname: str) -> tuple[str, str, bool] | None:
     """(VariableTracker, reason, exact) from the measured modules: an exact name, or
     the module's most common answer for a name the build did not see."""
-    table = _callables()
+    index = _index()
+    table = index.callables
     module, _, name = qualname.rpartition(".")
     while module:
         if module in table:
@@ -314,7 +348,7 @@ def _measured_callable(qualname: str) -> tuple[str, str, bool] | None:
             if name in answers["names"]:
                 vt, why = answers["names"][name]
                 return vt, why, True
-            if name in answers.get("known", "").split():
+            if name in index.known.get(module, ()):
                 vt, why = answers["default"]
                 return vt, why, True
             if "." in name:  # Class.method of a measured class: decided by the file rules
@@ -338,36 +372,35 @@ def _module_of(defined_in: str) -> str:
     return path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
 
 
-def _under(path: str, prefixes: list[str]) -> str | None:
+def _under(path: str, prefixes: tuple[str, ...]) -> str | None:
     """check_file compares file paths with `startswith`, module dirs without a slash."""
     return next((p for p in prefixes if path.startswith(p)), None)
 
 
 def _from_file_rules(qualname: str, module: str) -> Decision:
     """`check_file` for a Python function defined in `module` (is_inlined_call=True)."""
-    mods = _snapshot().data["modules"]
+    index = _index()
     path = module.replace(".", "/")
     top = module.split(".")[0]
-    as_paths = lambda names: [n.replace(".", "/") for n in names]  # noqa: E731
-    hit = _under(path, as_paths(mods["force_skip"]))
+    hit = _under(path, index.paths["force_skip"])
     if hit:
         return _break(SKIPPED, "SkipFunctionVariable", f"file is force-skipped ({hit}.py)")
-    hit = _under(path, as_paths(mods["legacy_mod_inlinelist"]))
+    hit = _under(path, index.paths["legacy_mod_inlinelist"])
     if hit:
         return Decision(INLINE, "UserFunctionVariable", reason=f"file matches LEGACY_MOD_INLINELIST ({hit})")
-    hit = _under(path, as_paths(mods["mod_inlinelist"]))
+    hit = _under(path, index.paths["mod_inlinelist"])
     if hit:
         return Decision(INLINE, "UserFunctionVariable", reason=f"file matches MOD_INLINELIST ({hit})")
-    if top in mods["builtin_inline_when_called"]:
+    if top in index.tops["builtin_inline_when_called"]:
         return Decision(INLINE, "UserFunctionVariable", reason=f"file matches BUILTIN_INLINE_WHEN_CALLED ({top})")
-    if top == "unittest" and mods.get("unittest_skipped", True):
+    if top == "unittest" and index.unittest_skipped:
         return _break(SKIPPED, "SkipFunctionVariable", "file is in unittest directory")
-    if top in mods["builtin_skiplist"] or top in mods["thirdparty_skiplist"]:
+    if top in index.tops["builtin_skiplist"] or top in index.tops["thirdparty_skiplist"]:
         return _break(SKIPPED, "SkipFunctionVariable", f"file is under skip directory ({top})")
-    hit = _under(path, as_paths(mods["mod_skiplist"]))
+    hit = _under(path, index.paths["mod_skiplist"])
     if hit:
         return _break(SKIPPED, "SkipFunctionVariable", f"file matches MOD_SKIPLIST ({hit})")
-    if top in mods["c_modules"]:
+    if top in index.tops["c_modules"]:
         return _break(SKIPPED, "SkipFunctionVariable",
                       f"cannot determine source file for {top} (likely a C extension or builtin)")
     return Decision(INLINE, "UserFunctionVariable", reason="inlined by default", confidence="medium")
@@ -422,7 +455,7 @@ def decide_tensor_method(name: str, settings: DynamoSettings) -> Decision:
         return _break(_UNSUPPORTED_METHODS[name], vt, f"Dynamo does not trace `Tensor.{name}()`")
     if name in _SOMETIMES:
         return _break(_SOMETIMES[name], vt, f"`Tensor.{name}()` on a tensor computed in the graph", "medium")
-    if name in _tensor_methods():
+    if name in _index().tensor_methods:
         return Decision(GRAPH_NODE, vt, reason=f"`Tensor.{name}` goes into the graph")
     return Decision(UNKNOWN, vt, reason=f"`{name}` is not a torch.Tensor method", confidence="low")
 
@@ -433,11 +466,6 @@ def decide_boolean_mask(settings: DynamoSettings) -> Decision:
         return Decision(GRAPH_NODE, "TensorVariable", reason="capture_dynamic_output_shape_ops: an unbacked size")
     return _break(DYNAMIC_SHAPE_OP, "TensorVariable",
                   "indexing with a boolean mask gives a shape that depends on the tensor's data")
-
-
-@cache
-def _tensor_methods() -> frozenset[str]:
-    return frozenset(_snapshot().data["tensor_methods"])
 
 
 # ---------------------------------------------------------------- control flow
@@ -495,7 +523,7 @@ def decide_context_manager(qualname: str, settings: DynamoSettings) -> Decision:
         return _break(UNSUPPORTED_CTX, "UserDefinedObjectVariable", _UNSUPPORTED_CTX[qualname], skips_frame=True)
     if qualname in _SUPPORTED_CTX:
         return Decision(GRAPH_NODE, "ContextWrappingVariable", reason=f"Dynamo enters `{qualname}`")
-    rule = _snapshot().data["torch_functions"].get(qualname)
+    rule = _index().torch_functions.get(qualname)
     if rule is not None:
         if "Ctx" in rule or "ContextWrapping" in rule or rule == "TorchInGraphFunctionVariable":
             return Decision(GRAPH_NODE, rule, reason=f"Dynamo enters `{qualname}` ({rule})")
