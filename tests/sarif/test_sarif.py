@@ -8,6 +8,7 @@ from pathlib import Path
 from sarif_support import (
     ENTRY,
     MODULE,
+    SOURCE,
     Sample,
     assert_valid,
     problems,
@@ -16,7 +17,7 @@ from sarif_support import (
     write_repo,
 )
 from vtlint.check import CheckResult
-from vtlint.findings import Finding, Kind, Level, Location, Related
+from vtlint.findings import Edit, Finding, Fix, Kind, Level, Location, Related
 from vtlint.report.fingerprint import NAMESPACE
 from vtlint.report.sarif import build_log, render_sarif
 from vtlint.report.uris import Paths
@@ -223,3 +224,16 @@ def test_unknown_codes_and_unreadable_files_still_give_a_valid_log(tmp_path: Pat
     result = run_cli("check", ".", "--no-cache", "--format", "sarif", cwd=tmp_path)
     log = assert_valid(result.output)
     assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["VTL002"]
+
+
+def test_empty_spans_are_widened_to_the_code_of_their_line(tmp_path: Path) -> None:
+    write_repo(tmp_path)
+    (tmp_path / MODULE).write_text(SOURCE.replace("g(torch.ones(2), 4)", "g(torch.ones(2), 4)  # n = 4: recompiles"))
+    here = Finding("VTL101", Kind.BAKED_CONSTANT, Level.WARNING, Location(MODULE, 16, 1), "n changes",
+                   related=(Related(Location(MODULE, 11, 5), "guarded here"),),
+                   fix=Fix("insert", (Edit(Location(MODULE, 16, 1), "# "),), safe=True))
+    (result,) = build_log(sample_result([here]), Paths.for_root(tmp_path))["runs"][0]["results"]
+    assert result["locations"][0]["physicalLocation"]["region"] == {"startLine": 16, "startColumn": 1, "endLine": 16, "endColumn": 20}
+    assert result["relatedLocations"][0]["physicalLocation"]["region"]["endColumn"] == 17  # `return y * n`
+    deleted = result["fixes"][0]["artifactChanges"][0]["replacements"][0]["deletedRegion"]
+    assert deleted == {"startLine": 16, "startColumn": 1, "endLine": 16, "endColumn": 1}  # an insertion stays one

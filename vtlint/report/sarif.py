@@ -8,9 +8,12 @@ deterministic: findings and rules sorted, no timestamps, no machine names."""
 
 from __future__ import annotations
 
+import io
 import json
 import posixpath
+import tokenize
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -64,9 +67,11 @@ def build_log(
     findings = list(result.findings)
     rules = _rules_used(findings, result.rules)
     index = {code: i for i, code in enumerate(rules)}
+    lines = SourceLines(paths.root)
     if prints is None:
-        prints = fingerprints(findings, SourceLines(paths.root))
-    results = [_result(f, index[f.code], fp, paths) for f, fp in zip(findings, prints)]
+        prints = fingerprints(findings, lines)
+    shown = [_widened(f, lines) for f in findings]
+    results = [_result(f, index[f.code], fp, paths) for f, fp in zip(shown, prints)]
     notes = _notifications(result)
     outside = any(_outside(f, paths) for f in findings)
     run = om.Run(
@@ -95,6 +100,37 @@ def _restore_levels(
         descriptor["defaultConfiguration"]["level"] = rule.level.value
     for sarif_note, note in zip(run["invocations"][0].get("toolExecutionNotifications", []), notes):
         sarif_note["level"] = note.level.value
+
+
+def _widened(finding: Finding, lines: SourceLines) -> Finding:
+    """Empty spans ("here") widened to the code of their line, so that GitHub
+    underlines something; the fix's edits keep their exact spans."""
+    return finding.with_(
+        location=_widen(finding.location, lines),
+        related=tuple(Related(_widen(r.location, lines), r.message) for r in finding.related),
+        chain=tuple(Related(_widen(r.location, lines), r.message) for r in finding.chain),
+    )
+
+
+def _widen(loc: VtLocation, lines: SourceLines) -> VtLocation:
+    if loc.end != (loc.line, loc.column):
+        return loc
+    end = _code_end(lines(loc.path, loc.line))
+    return replace(loc, end_column=end) if end > loc.column else loc
+
+
+def _code_end(line: str) -> int:
+    """1-based column after the line's last code character: trailing whitespace and
+    a trailing comment excluded (found by the tokenizer, so `#` in a string stays)."""
+    code = line.rstrip()
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(code).readline):
+            if token.type == tokenize.COMMENT:
+                code = code[: token.start[1]].rstrip()
+                break
+    except (tokenize.TokenError, SyntaxError):
+        pass  # a line of a multi-line construct: keep it whole
+    return len(code) + 1
 
 
 def _outside(finding: Finding, paths: Paths) -> bool:
