@@ -125,3 +125,12 @@ def test_registry() -> None:
     # the registry's placeholder spellings are not types a user ever sees
     assert reg.get("GB0170").gb_type == "Data-dependent branching"
     assert "_gb_type" in reg.get("GB0170").aliases
+
+
+def test_instance_type_leads_methods_to_their_decisions() -> None:
+    assert breaks.instance_type("logging.getLogger") == "logging.Logger"
+    assert breaks.decide_function(breaks.instance_type("logging.getLogger") + ".info", S).gb_id == "GB0291"
+    sched = breaks.instance_type("torch.optim.lr_scheduler.StepLR")
+    assert breaks.decide_function(f"{sched}.step", S).gb_id == "GB0008"
+    assert breaks.instance_type("torch.sin") is None
+    assert breaks.instance_type("math.pi") is None

@@ -296,6 +296,24 @@ def decide_function(qualname: str, settings: DynamoSettings, *, defined_in: str 
     return decision
 
 
+# Factories whose result's methods Dynamo treats specially.
+_FACTORIES = {"logging.getLogger": "logging.Logger", "logging.getLoggerClass": None}
+
+
+def instance_type(qualname: str) -> str | None:
+    """The qualified type of what calling the library callable `qualname` returns, when
+    its methods matter to Dynamo: `logging.getLogger(...)` is a `logging.Logger` (its
+    methods break, GB0291); a class returns an instance of itself (`StepLR(...)`, whose
+    `.step()` is decided as `torch.optim.lr_scheduler.StepLR.step`). None when unknown."""
+    if qualname in _FACTORIES:
+        return _FACTORIES[qualname]
+    measured = _measured_callable(qualname)
+    if measured is not None and measured[0] == "UserDefinedClassVariable" and measured[2]:
+        return qualname
+    last = qualname.rpartition(".")[2]
+    return qualname if last[:1].isupper() and not last.isupper() else None
+
+
 def _is_method(qualname: str) -> bool:
     """`pkg.mod.Class.method`: the part before the name is a class (CapWords)."""
     parts = qualname.split(".")
