@@ -92,10 +92,14 @@ class GraphBreakRule(Rule):
         )
 
     def explanation(self, event: Event, observed: Event, entry: GbEntry | None) -> str:
-        for text in (observed.detail.get("explanation"), event.detail.get("reason")):
-            if isinstance(text, str) and text:
-                return text
-        return entry.explanation if entry and _concrete(entry.explanation) else ""
+        """The runtime's own words when it saw the break, else the registry's, else the walk's reason."""
+        runtime = observed.detail.get("explanation")
+        if isinstance(runtime, str) and runtime:
+            return runtime
+        if entry and _concrete(entry.explanation):
+            return entry.explanation
+        reason = event.detail.get("reason")
+        return reason if isinstance(reason, str) else ""
 
     def cost(self, event: Event, error: bool) -> str:
         if error:
@@ -105,8 +109,8 @@ class GraphBreakRule(Rule):
                     "which runs eagerly.")
         resumes = _resume_names(event)
         where = f" in `{resumes[0]}`" if resumes else " in a new frame"
-        return (f"The graph splits here: the code before it is one graph, this call runs eagerly, and Dynamo "
-                f"resumes{where}, whose guards are evaluated on every call.")
+        return (f"The graph splits here: the graph so far is compiled and run, this line runs eagerly, and Dynamo "
+                f"resumes{where}, whose guards are checked on every call.")
 
     def message(self, event: Event, observed: Event, entry: GbEntry | None, gb_id: str | None, gb_type: str,
                 error: bool) -> str:
