@@ -13,6 +13,7 @@ from typing import Any
 
 from vtlint.findings import Notification
 from vtlint.runtime.events import ProjectFiles
+from vtlint.runtime.structured_trace import parse_recompile_reasons
 from vtlint.trace import Action, Event, entry_function
 
 PROBE_GLOB = "vtlint_probes_*.jsonl"
@@ -50,10 +51,10 @@ def read_probes(trace_dir: Path, root: Path, notifications: list[Notification]) 
             if display is None:
                 continue
             qual = files.qualname(record["file"], record["function"], record.get("firstlineno")) or record["function"]
-            failed = record.get("failed") or []
+            failed = [r.text for line in record.get("failed") or [] for r in parse_recompile_reasons(line, "")]
             probes.append({
                 "entry": f"{display}:{qual}", "source": record["source"], "old": record.get("old"),
-                "new": record.get("new"), "failed_guard": failed[0].partition(": ")[2] if failed else None,
+                "new": record.get("new"), "failed_guard": failed[0] if failed else None,
                 "recompiled": bool(failed), "error": record.get("error"),
             })
     return probes
