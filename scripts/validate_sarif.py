@@ -85,7 +85,8 @@ def multitool_problems(
             text = message.get("text") or rule.get("messageStrings", {}).get(message.get("id"), {}).get("text", "")
             for i, arg in enumerate(message.get("arguments", [])):
                 text = text.replace("{%d}" % i, arg)
-            uri = result.get("locations", [{}])[0].get("physicalLocation", {}).get("artifactLocation", {}).get("uri", "")
+            artifact = result.get("locations", [{}])[0].get("physicalLocation", {}).get("artifactLocation", {})
+            uri = artifact.get("uri", "")
             errors, notes = found.get(by_uri.get(uri, paths[0]), found[paths[0]])
             line = f"multitool: {result.get('ruleId')} ({level}): {text[:300]}"
             (errors if level == "error" else notes).append(line)

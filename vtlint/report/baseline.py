@@ -48,6 +48,9 @@ def apply_baseline(result: CheckResult, path: Path, root: Path) -> list[str]:
     result.findings = [f for f, _ in kept]
     if hidden:
         result.notifications.append(
-            Notification("baseline", f"{hidden} finding{'s' if hidden != 1 else ''} in the baseline {path.name} not reported", Level.NOTE)
+            Notification(
+                "baseline", f"{hidden} finding{'s' if hidden != 1 else ''} in the baseline {path.name} not reported",
+                Level.NOTE,
+            )
         )
     return [fp for _, fp in kept]

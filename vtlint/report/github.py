@@ -56,7 +56,8 @@ def annotation(finding: Finding, root: Path | None = None) -> str:
 def notification(note: Notification, root: Path | None = None) -> str:
     props = [f"title={escape_property('vtlint ' + note.kind)}"]
     if note.location is not None:
-        props[:0] = [f"file={escape_property(_repo_path(note.location.path, root))}", f"line={max(1, note.location.line)}"]
+        where = escape_property(_repo_path(note.location.path, root))
+        props[:0] = [f"file={where}", f"line={max(1, note.location.line)}"]
     return f"::{_COMMAND[note.level]} {','.join(props)}::{escape_data(note.message)}"
 
 
@@ -67,4 +68,3 @@ def render_github(result: CheckResult, show_notes: bool = False, root: Path | No
     lines += [notification(n, root) for n in result.notifications]
     lines += [f"::error title=vtlint::{escape_data(path)}: no such file or directory" for path in result.missing]
     return "".join(line + "\n" for line in lines)
-

@@ -250,7 +250,9 @@ def _message(finding: Finding) -> str:
     text = finding.message.strip()
     if not finding.related:
         return text
-    links = [f"{r.message.strip().rstrip('.')} [{_link_label(r.location)}]({i})" for i, r in enumerate(finding.related, 1)]
+    links = [
+        f"{r.message.strip().rstrip('.')} [{_link_label(r.location)}]({i})" for i, r in enumerate(finding.related, 1)
+    ]
     return f"{text.rstrip('.')}. Related: {'; '.join(links)}."
 
 
@@ -281,7 +283,9 @@ def _code_flows(finding: Finding, paths: Paths) -> list[om.CodeFlow] | None:
         steps.append(Related(finding.location, finding.message))
     flow = [
         om.ThreadFlowLocation(
-            location=om.Location(physical_location=_physical(step.location, paths), message=om.Message(text=step.message)),
+            location=om.Location(
+                physical_location=_physical(step.location, paths), message=om.Message(text=step.message)
+            ),
             nesting_level=depth,
             execution_order=depth + 1,
         )

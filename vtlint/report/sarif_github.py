@@ -81,12 +81,14 @@ def _trim_run(run: dict[str, Any], max_results: int, why: str = "") -> None:
     if cut_related:
         notes.append(f"{cut_related} related locations left out (GitHub shows {SHOWN_LOCATIONS} per result).")
     if cut_flow:
-        notes.append(f"{cut_flow} inline-chain steps left out (GitHub shows {SHOWN_THREAD_FLOW_LOCATIONS} per code flow).")
+        shown = SHOWN_THREAD_FLOW_LOCATIONS
+        notes.append(f"{cut_flow} inline-chain steps left out (GitHub shows {shown} per code flow).")
     _reindex_rules(run)
     for message in notes:
         _notify(run, message)
     if len(results) > SHOWN_RESULTS and not why:
-        _notify(run, f"{len(results)} results: GitHub code scanning displays only the {SHOWN_RESULTS:,} most severe.", "note")
+        text = f"{len(results)} results: GitHub code scanning displays only the {SHOWN_RESULTS:,} most severe."
+        _notify(run, text, "note")
 
 
 def _reindex_rules(run: dict[str, Any]) -> None:
@@ -226,7 +228,8 @@ def _result_problems(
         for t, thread in enumerate(flow.get("threadFlows", [])):
             steps = thread.get("locations", [])
             if len(steps) > MAX_THREAD_FLOW_LOCATIONS:
-                problems.append(f"{where}/codeFlows/{f}/threadFlows/{t}: more than {MAX_THREAD_FLOW_LOCATIONS} locations")
+                limit = MAX_THREAD_FLOW_LOCATIONS
+                problems.append(f"{where}/codeFlows/{f}/threadFlows/{t}: more than {limit} locations")
             for s, step in enumerate(steps):
                 if "location" not in step:
                     problems.append(f"{where}/codeFlows/{f}/threadFlows/{t}/locations/{s}: not inline (GH1002)")

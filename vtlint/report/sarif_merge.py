@@ -33,7 +33,10 @@ def merge_logs(logs: Iterable[dict[str, Any]], category: str | None = None) -> d
     merged = copy.deepcopy(runs[0])
     merged["automationDetails"] = {"id": _category(runs, category)}
     merged["tool"]["driver"]["rules"] = _rules(runs)
-    merged["originalUriBaseIds"] = {k: v for run in reversed(runs) for k, v in run.get("originalUriBaseIds", {}).items()}
+    # the first run's root wins: shards checked out elsewhere still resolve against one
+    merged["originalUriBaseIds"] = {
+        key: value for run in reversed(runs) for key, value in run.get("originalUriBaseIds", {}).items()
+    }
     merged["invocations"] = [_invocation(runs)]
     merged["results"] = sorted(_results(runs), key=_order)
     for key in ("originalUriBaseIds", "results"):
@@ -105,8 +108,10 @@ def _properties(invocations: list[dict[str, Any]]) -> dict[str, Any]:
             if key == "shard":
                 continue
             if isinstance(value, int) and not isinstance(value, bool):
-                counts = sharded if "shard" in props else whole
-                counts[key] = counts[key] + value if "shard" in props and key in counts else max(counts.get(key, 0), value)
+                if "shard" in props:
+                    sharded[key] = sharded.get(key, 0) + value
+                else:
+                    whole[key] = max(whole.get(key, 0), value)
             else:
                 properties.setdefault(key, value)
     for key in sorted({*sharded, *whole}):
