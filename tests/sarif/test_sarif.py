@@ -209,8 +209,10 @@ def test_the_validator_catches_what_github_rejects(sample: Sample) -> None:
     result["message"]["text"] = ""
     result["ruleIndex"] = 7
     del result["locations"][0]["physicalLocation"]["region"]
+    log["runs"][0]["tool"]["driver"]["rules"][0]["properties"]["precision"] = "certain"
     found = "\n".join(problems(log))
-    for expected in ("schema: /runs/0/results/0/level", "empty string", "ruleIndex: 7", "startLine: missing (GH1003)"):
+    for expected in ("schema: /runs/0/results/0/level", "empty string", "ruleIndex: 7", "startLine: missing (GH1003)",
+                     "precision: 'certain'"):
         assert expected in found
 
 

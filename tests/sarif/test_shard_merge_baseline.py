@@ -83,6 +83,15 @@ def test_merge_removes_duplicates_and_runtime_evidence_upgrades(sample: Sample) 
     assert by_rule["VTL101"]["properties"]["evidence"] == "confirmed"
 
 
+def test_merge_is_idempotent_and_order_free(sample: Sample) -> None:
+    log = sample.log()
+    assert merge_logs([log]) == log
+    assert merge_logs([log, log]) == log
+    other = sample.log()
+    other["runs"][0]["results"].reverse()
+    assert merge_logs([other, log])["runs"][0]["results"] == log["runs"][0]["results"]
+
+
 def test_joined_evidence() -> None:
     assert joined_evidence(["predicted", "runtime-only"]) == "confirmed"
     assert joined_evidence(["predicted", "refuted"]) == "refuted"

@@ -196,6 +196,8 @@ def _rule_problems(rule: dict[str, Any], where: str) -> list[str]:
     props = rule.get("properties", {})
     if len(props.get("tags", [])) > MAX_TAGS:
         problems.append(f"{where}/properties/tags: more than {MAX_TAGS}")
+    if props.get("precision") not in (None, "very-high", "high", "medium", "low"):
+        problems.append(f"{where}/properties/precision: {props['precision']!r}")
     if props.get("problem.severity") not in (None, "error", "warning", "recommendation"):
         problems.append(f"{where}/properties/problem.severity: {props['problem.severity']!r}")
     if "security-severity" in props:
