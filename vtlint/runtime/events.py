@@ -447,8 +447,11 @@ class _Converter:
             detail["resume"] = resume[0] if len(resume) == 1 else resume
         if gb.also:
             detail["also"] = [{"gb_type": t, "gb_id": i} for t, i in gb.also]
+        gb_type = _registry_type(gb.gb_id) or gb.gb_type
+        if gb_type != gb.gb_type:
+            detail["printed_gb_type"] = gb.gb_type  # an older spelling torch still prints
         return Event(action=Action.GRAPH_BREAK, location=where, entry=entry, frame=compile.co_name or "",
-                     gb_type=gb.gb_type, gb_id=gb.gb_id, chain=chain, detail=detail)
+                     gb_type=gb_type, gb_id=gb.gb_id, chain=chain, detail=detail)
 
     # INLINE
 
@@ -469,6 +472,16 @@ class _Converter:
         return Event(action=Action.INLINE, location=where, entry=owner[0], frame=call.root_name,
                      variable_tracker="UserFunctionVariable", callee=callee,
                      detail={"compile_id": call.compile_id, "caller": call.caller_function})
+
+
+def _registry_type(gb_id: str | None) -> str | None:
+    """The registry's current Gb_type of an id: the join key the static pass uses."""
+    if gb_id is None:
+        return None
+    from vtlint.analyzer.breaks import registry
+
+    entry = registry().get(gb_id)
+    return entry.gb_type if entry else None
 
 
 def _unique(events: Iterable[Event]) -> list[Event]:
