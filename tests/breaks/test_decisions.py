@@ -73,6 +73,11 @@ def test_defined_in_places_a_reexport() -> None:
     assert "tqdm" in decision.reason
 
 
+def test_names_made_from_install_paths_are_library_names() -> None:
+    decision = breaks.decide_function("home.u.venv.lib.python3.11.site-packages.tqdm.std.tqdm", S)
+    assert (decision.action, decision.gb_id) == ("graph-break", "GB0007")
+
+
 def test_numpy_follows_trace_numpy() -> None:
     off = DynamoSettings(trace_numpy=False)
     assert breaks.decide_function("numpy.sin", off).gb_id == "GB0293"

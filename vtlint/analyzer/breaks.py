@@ -263,7 +263,7 @@ def decide_function(qualname: str, settings: DynamoSettings, *, defined_in: str 
     `defined_in` is the module (or file) the function is defined in when it differs
     from the qualified name's module (a re-export); `tensor_args` when an argument is
     a tensor (`math.sqrt(t)` reads its value)."""
-    qualname = qualname.strip()
+    qualname = _library_name(qualname.strip())
     if "." not in qualname or qualname.startswith("builtins."):
         return decide_builtin(qualname, settings, tensor_args=tensor_args)
     if tensor_args and qualname.startswith("math."):
@@ -318,6 +318,18 @@ def _is_method(qualname: str) -> bool:
     """`pkg.mod.Class.method`: the part before the name is a class (CapWords)."""
     parts = qualname.split(".")
     return len(parts) >= 3 and parts[-2][:1].isupper() and not parts[-1][:1].isupper()
+
+
+_INSTALL_ROOTS = (".site-packages.", ".dist-packages.")
+
+
+def _library_name(qualname: str) -> str:
+    """A dotted name made from an installed file's path (`...site-packages.tqdm.std.tqdm`)
+    is the library's own name (`tqdm.std.tqdm`)."""
+    for root in _INSTALL_ROOTS:
+        if root in qualname:
+            return qualname.rsplit(root, 1)[1]
+    return qualname
 
 
 def _lower(decision: Decision, confidence: str) -> Decision:
