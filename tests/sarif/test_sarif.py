@@ -239,3 +239,16 @@ def test_empty_spans_are_widened_to_the_code_of_their_line(tmp_path: Path) -> No
     assert result["relatedLocations"][0]["physicalLocation"]["region"]["endColumn"] == 17  # `return y * n`
     deleted = result["fixes"][0]["artifactChanges"][0]["replacements"][0]["deletedRegion"]
     assert deleted == {"startLine": 16, "startColumn": 1, "endLine": 16, "endColumn": 1}  # an insertion stays one
+
+
+def test_missing_paths_are_error_notifications(tmp_path: Path, run_cli) -> None:
+    write_repo(tmp_path)
+    result = run_cli("check", "broken.py", "no such.py", "--no-cache", "--format", "sarif", "-o", "o.sarif", cwd=tmp_path)
+    assert result.exit_code == 2
+    log = assert_valid((tmp_path / "o.sarif").read_text(encoding="utf-8"))
+    (invocation,) = log["runs"][0]["invocations"]
+    assert invocation["executionSuccessful"] is False
+    assert invocation["toolExecutionNotifications"][0] == {
+        "descriptor": {"id": "io-error"}, "level": "error", "message": {"text": "no such.py: no such file or directory"}
+    }
+    assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["VTL001"]  # the rest is still reported
