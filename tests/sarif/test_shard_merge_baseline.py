@@ -147,7 +147,7 @@ def test_baseline_hides_old_findings_even_after_lines_move(run_cli, tmp_path: Pa
     notes = log["runs"][0]["invocations"][0]["toolExecutionNotifications"]
     assert notes[-1]["message"]["text"] == "3 findings in the baseline base.sarif not reported"
     (root / "pkg" / "new.py").write_text(BROKEN + BROKEN, encoding="utf-8")
-    (root / "pkg" / "m1_é.py").write_text(BROKEN + "\n" + BROKEN, encoding="utf-8")  # a second, identical finding
+    (root / "pkg" / "m1_é.py").write_text("def g(y:\n    return y + 1\n", encoding="utf-8")  # the lines edited
     fresh = run_cli("check", ".", "--no-cache", "--baseline", "base.sarif", "--format", "sarif", "-o", "new.sarif", cwd=root)
     assert fresh.exit_code == 1
     new = assert_valid((root / "new.sarif").read_text(encoding="utf-8"))

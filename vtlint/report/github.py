@@ -28,17 +28,15 @@ def escape_property(value: str) -> str:
     return escape_data(value).replace(":", "%3A").replace(",", "%2C")
 
 
-def _repo_path(display: str, root: Path | None) -> str:
-    if root is None:
-        return display
-    return Paths.for_root(root).repo_relative(display) or display
+def _repo_path(display: str, paths: Paths | None) -> str:
+    return (paths.repo_relative(display) if paths else None) or display
 
 
-def annotation(finding: Finding, root: Path | None = None) -> str:
+def annotation(finding: Finding, paths: Paths | None = None) -> str:
     loc = finding.location
     line = max(1, loc.line)
     end_line, end_col = max((line, loc.column), loc.end)
-    props = [f"file={escape_property(_repo_path(loc.path, root))}", f"line={line}", f"endLine={end_line}"]
+    props = [f"file={escape_property(_repo_path(loc.path, paths))}", f"line={line}", f"endLine={end_line}"]
     if end_line == line:
         props[2:2] = [f"col={max(1, loc.column)}"]
         props.append(f"endColumn={end_col}")
@@ -53,10 +51,10 @@ def annotation(finding: Finding, root: Path | None = None) -> str:
     return f"::{_COMMAND[finding.level]} {','.join(props)}::{escape_data(text)}"
 
 
-def notification(note: Notification, root: Path | None = None) -> str:
+def notification(note: Notification, paths: Paths | None = None) -> str:
     props = [f"title={escape_property('vtlint ' + note.kind)}"]
     if note.location is not None:
-        where = escape_property(_repo_path(note.location.path, root))
+        where = escape_property(_repo_path(note.location.path, paths))
         props[:0] = [f"file={where}", f"line={max(1, note.location.line)}"]
     return f"::{_COMMAND[note.level]} {','.join(props)}::{escape_data(note.message)}"
 
@@ -64,7 +62,8 @@ def notification(note: Notification, root: Path | None = None) -> str:
 def render_github(result: CheckResult, show_notes: bool = False, root: Path | None = None) -> str:
     findings = [f for f in result.findings if show_notes or f.level is not Level.NOTE]
     findings.sort(key=lambda f: -f.level.rank)  # stable: source order within a level
-    lines = [annotation(f, root) for f in findings]
-    lines += [notification(n, root) for n in result.notifications]
+    paths = Paths.for_root(root) if root else None
+    lines = [annotation(f, paths) for f in findings]
+    lines += [notification(n, paths) for n in result.notifications]
     lines += [f"::error title=vtlint::{escape_data(path)}: no such file or directory" for path in result.missing]
     return "".join(line + "\n" for line in lines)

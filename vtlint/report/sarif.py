@@ -14,6 +14,8 @@ import posixpath
 import tokenize
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from functools import cache
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -205,25 +207,17 @@ def _help_markdown(rule: type[Rule]) -> str:
     return "\n".join(parts) + "\n"
 
 
-_REGISTRY: dict[str, dict[str, Any]] | None = None
-
-
+@cache
 def _registry() -> dict[str, dict[str, Any]]:
     """The installed torch's graph-break registry, read as data (torch is never
     imported on the static path); each id's last entry is its current wording."""
-    global _REGISTRY
-    if _REGISTRY is None:
-        _REGISTRY = {}
-        from importlib.util import find_spec
-
-        spec = find_spec("torch")
-        for folder in (spec.submodule_search_locations or []) if spec else []:
-            path = Path(folder) / "_dynamo" / "graph_break_registry.json"
-            if path.is_file():
-                data = json.loads(path.read_text(encoding="utf-8"))
-                _REGISTRY = {gb: entries[-1] for gb, entries in data.items() if entries}
-                break
-    return _REGISTRY
+    spec = find_spec("torch")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        path = Path(folder) / "_dynamo" / "graph_break_registry.json"
+        if path.is_file():
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return {gb: entries[-1] for gb, entries in data.items() if entries}
+    return {}
 
 
 # -- results ---------------------------------------------------------------
