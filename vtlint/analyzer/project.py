@@ -42,42 +42,72 @@ def parse_error_location(exc: cst.ParserSyntaxError, display: str) -> Location:
 
 
 def _syntax_problem(text: str, display: str, exc: cst.ParserSyntaxError | None) -> FileProblem:
-    """Python's own message (clearer than LibCST's), at the point where parsing
-    stops; Python's position is added when it points elsewhere (an unclosed bracket)."""
+    """Python's own message and position (more precise than LibCST's), except for an
+    unclosed bracket, which Python pins on the bracket: there the report stays where
+    parsing stopped and names the bracket's position."""
     where = parse_error_location(exc, display) if exc is not None else Location(display, 1, 1)
     try:
         compile(text, display, "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
     except SyntaxError as err:
         line, column = err.lineno or where.line, err.offset or 1
-        if exc is None:
-            where = Location(display, line, column)
-        elsewhere = f" (line {line}, column {column})" if (line, column) != (where.line, where.column) else ""
-        return FileProblem(Kind.SYNTAX_ERROR, where, f"SyntaxError: {err.msg}{elsewhere}")
+        if "was never closed" not in str(err.msg):
+            return FileProblem(Kind.SYNTAX_ERROR, Location(display, line, column), f"SyntaxError: {err.msg}")
+        return FileProblem(Kind.SYNTAX_ERROR, where, f"SyntaxError: {err.msg} (line {line}, column {column})")
     except (ValueError, RecursionError, MemoryError) as err:
         return FileProblem(Kind.SYNTAX_ERROR, where, f"SyntaxError: {err}")
     message = exc.message if exc is not None else "LibCST cannot parse this file"
     return FileProblem(Kind.SYNTAX_ERROR, where, f"SyntaxError: {message}")
 
 
-def _summarize_one(display: str, text: str) -> tuple[ModuleSummary | None, FileProblem | None, cst.Module | None]:
-    """Parse and summarise one file; never raises."""
+FileResult = tuple[ModuleSummary | None, FileProblem | None, ModuleFacts | None]
+
+
+# Python's own limits; LibCST's native parser would overflow its stack on such input.
+_NESTING_ERRORS = ("too many nested parentheses", "too many levels of indentation", "too many statically nested")
+
+
+def _python_rejects(text: str, display: str) -> FileProblem | None:
+    """Python's verdict first: cheap next to LibCST, and it keeps pathological
+    nesting away from LibCST's native parser."""
+    try:
+        compile(text, display, "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
+    except SyntaxError as err:
+        if any(reason in str(err.msg) for reason in _NESTING_ERRORS):
+            return FileProblem(Kind.SYNTAX_ERROR, Location(display, err.lineno or 1, err.offset or 1),
+                               f"SyntaxError: {err.msg}")
+        return None  # LibCST reports it below, with Python's message
+    except (RecursionError, MemoryError, ValueError) as err:
+        return FileProblem(Kind.SYNTAX_ERROR, Location(display, 1, 1), f"too complex to parse: {err!r}")
+    return None
+
+
+def _summarize_one(display: str, text: str) -> tuple[FileResult, Parsed | None]:
+    """Parse and summarise one file; scan it for entries when its text hints at
+    any (only then are positions and qualified names worth their cost). Never raises."""
+    rejected = _python_rejects(text, display)
+    if rejected is not None:
+        return (None, rejected, None), None
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
-        return None, _syntax_problem(text, display, exc), None
+        return (None, _syntax_problem(text, display, exc), None), None
     except RecursionError:
-        return None, FileProblem(Kind.SYNTAX_ERROR, Location(display, 1, 1),
-                                 "too complex: nesting deeper than the parser's recursion limit"), None
+        return (None, FileProblem(Kind.SYNTAX_ERROR, Location(display, 1, 1),
+                                  "too complex: nesting deeper than the parser's recursion limit"), None), None
     try:
-        return summarize(module, display, text), None, module
+        summary = summarize(module, display, text)
+        if not summary.has_hints:
+            return (summary, None, None), None
+        parsed = parse_with_positions(summary, text, module)
+        return (summary, None, scan(parsed, with_entries=True)), parsed
     except RecursionError:
-        return None, FileProblem(Kind.SYNTAX_ERROR, Location(display, 1, 1),
-                                 "too complex: nesting deeper than the analyzer's recursion limit"), None
+        return (None, FileProblem(Kind.SYNTAX_ERROR, Location(display, 1, 1),
+                                  "too complex: nesting deeper than the analyzer's recursion limit"), None), None
 
 
-def _summarize_batch(batch: list[tuple[str, str]]) -> list[tuple[ModuleSummary | None, FileProblem | None]]:
+def _summarize_batch(batch: list[tuple[str, str]]) -> list[FileResult]:
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
-    return [_summarize_one(display, text)[:2] for display, text in batch]
+    return [_summarize_one(display, text)[0] for display, text in batch]
 
 
 def _config_key(config: Config) -> str:
@@ -102,21 +132,20 @@ class _Analysis:
         self.jobs = max(1, jobs)
         self.prediction = Prediction()
         self.summaries: list[ModuleSummary] = []
-        self.hashes: dict[str, str] = {}
-        self.modules: dict[str, cst.Module] = {}  # trees kept from an in-process parse
+        self.facts: dict[str, ModuleFacts] = {}  # display -> entries and sites of a module with hints
+        self.parsed: dict[str, Parsed] = {}  # trees kept from an in-process parse
 
     # phase 1: files -> summaries ---------------------------------------------------
     def summarize(self, sources: list[tuple[str, str]], progress: Callable[[int, int], None] | None) -> None:
         todo: list[tuple[str, str, str]] = []
         for display, text in sources:
             key = digest("summary", _snapshot_key(), display, text)
-            self.hashes[display] = key
             cached = self.cache.get("summary", key)
             if cached is not None:
                 self._take(cached)
             else:
                 todo.append((display, text, key))
-        results: list[tuple[ModuleSummary | None, FileProblem | None]]
+        results: list[FileResult]
         if self.jobs > 1 and len(todo) > 8:
             size = max(1, len(todo) // (self.jobs * 4))
             batches = [[(d, t) for d, t, _ in todo[i:i + size]] for i in range(0, len(todo), size)]
@@ -125,22 +154,24 @@ class _Analysis:
         else:
             results = []
             for display, text, _ in todo:
-                summary, problem, module = _summarize_one(display, text)
-                if module is not None and summary is not None and summary.has_hints:
-                    self.modules[display] = module
-                results.append((summary, problem))
-        for (display, _text, key), result in zip(todo, results):
+                result, parsed = _summarize_one(display, text)
+                if parsed is not None:
+                    self.parsed[display] = parsed  # kept: the walk needs it if the file holds an entry
+                results.append(result)
+        for (_display, _text, key), result in zip(todo, results):
             self.cache.put("summary", key, result)
             self._take(result)
         if progress:
             progress(len(sources), len(sources))
 
-    def _take(self, result: tuple[ModuleSummary | None, FileProblem | None]) -> None:
-        summary, problem = result
+    def _take(self, result: FileResult) -> None:
+        summary, problem, facts = result
         if problem is not None:
             self.prediction.problems.append(problem)
         if summary is not None:
             self.summaries.append(summary)
+            if facts is not None:
+                self.facts[summary.display] = facts
 
 
 def analyze(
@@ -175,10 +206,9 @@ def analyze(
         return prediction
     analysis.summarize(sources, progress)
     project = Project(analysis.summaries, dict(prediction.texts))
-    for display, module in analysis.modules.items():
-        summary = project.summaries[display]
-        project.adopt(parse_with_positions(summary, prediction.texts[display], module))
-    _predict(project, config, prediction)
+    for parsed in analysis.parsed.values():
+        project.adopt(parsed)
+    _predict(project, config, prediction, analysis.facts)
     prediction.problems.sort(key=lambda p: (p.location.path, p.location.line))
     cache.put("walk", walk_key, (prediction.problems, prediction.events, prediction.entries, prediction.notifications))
     return prediction
@@ -186,8 +216,8 @@ def analyze(
 
 # phase 2: entries -> predicted trace ------------------------------------------------
 
-def _predict(project: Project, config: Config, prediction: Prediction) -> None:
-    facts = _scan_modules(project, config, prediction)
+def _predict(project: Project, config: Config, prediction: Prediction, scanned: dict[str, ModuleFacts]) -> None:
+    facts = _scan_importers(project, prediction, scanned)
     specs = [spec for f in facts.values() for spec in f.entries]
     specs += _configured_entries(project, config, prediction)
     seen: set[tuple[str, str]] = set()
@@ -198,30 +228,20 @@ def _predict(project: Project, config: Config, prediction: Prediction) -> None:
         _walk_entry(project, config, spec, facts, prediction)
 
 
-def _scan_modules(project: Project, config: Config, prediction: Prediction) -> dict[str, ModuleFacts]:
-    """Entries in the modules that mention compile/optimize; sites in those and their importers."""
-    facts: dict[str, ModuleFacts] = {}
+def _scan_importers(project: Project, prediction: Prediction, scanned: dict[str, ModuleFacts]) -> dict[str, ModuleFacts]:
+    """The entry modules' facts, plus the call sites and assignments of the modules importing them."""
+    facts = dict(scanned)
     entry_modules: set[str] = set()
-    for display, summary in list(project.summaries.items()):
-        if display not in prediction.texts or not summary.has_hints:
-            continue
-        parsed = project.parsed(display)
-        if parsed is None:
-            continue
-        try:
-            facts[display] = scan(parsed, with_entries=True)
-        except RecursionError:
-            prediction.notifications.append(Notification("limit", f"{display}: too complex to scan for entries"))
-            continue
-        for line, note in facts[display].notes:
+    for display, fact in scanned.items():
+        for line, note in fact.notes:
             prediction.notifications.append(Notification("limit", note, Level.NOTE, Location(display, line)))
-        if facts[display].entries or facts[display].config:
-            entry_modules.add(summary.module)
+        if fact.entries or fact.config:
+            entry_modules.add(project.summaries[display].module)
+    tails = {m.split(".")[-1] for m in entry_modules}
     for display, summary in list(project.summaries.items()):
         if display in facts or display not in prediction.texts:
             continue
-        if any(target.split(".")[0] in {m.split(".")[-1] for m in entry_modules} or
-               any(target.startswith(m) for m in entry_modules) for target in summary.imports.values()):
+        if any(t.split(".")[0] in tails or any(t.startswith(m) for m in entry_modules) for t in summary.imports.values()):
             parsed = project.parsed(display)
             if parsed is not None:
                 try:
@@ -299,6 +319,8 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
         options["marks"] = [f"{kind}({arg}) at line {line}" for kind, arg, line in marks]
     prediction.entries.append(EntryInfo(entry, Location(spec.display, spec.line if spec.how == "decorator" else
                                                        parsed.line(fn)), spec.how, options))
+    if spec.display not in facts:  # an entry named by configuration: its own assignments still matter
+        facts[spec.display] = scan(parsed, with_entries=False)
     calls = _call_sites(project, spec, facts)
     if "<locals>" in spec.qualname and spec.display in facts:
         outer = spec.qualname.rsplit(".<locals>.", 1)[0].rpartition(".")[2]

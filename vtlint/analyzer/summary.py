@@ -9,6 +9,7 @@ the few modules it enters."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -16,8 +17,12 @@ import libcst as cst
 from vtlint.analyzer import values as V
 from vtlint.analyzer.values import Value
 
-# Words without which a module cannot create a compiled entry or change Dynamo's config.
-ENTRY_HINTS = ("compile", "optimize", "_dynamo", "mark_dynamic", "forward")
+# Text without which a module cannot create a compiled entry or change Dynamo's config
+# (`re.compile` alone does not count: only these modules pay for name resolution).
+ENTRY_HINTS = re.compile(
+    r"torch\.compile\b|\.compile\((?:\s*\)|\s*\w+\s*=)|import[^\n]*\bcompile\b|\boptimize\("
+    r"|_dynamo\.config\.|compiler\.config\.|mark_dynamic|mark_static|import\s+torch\s+as\s"
+)
 
 
 @dataclass
@@ -296,6 +301,6 @@ class _Summarizer(cst.CSTVisitor):
 
 def summarize(module: cst.Module, display: str, text: str) -> ModuleSummary:
     summary = ModuleSummary(display=display, module=module_name(display))
-    summary.has_hints = any(hint in text for hint in ENTRY_HINTS)
+    summary.has_hints = ENTRY_HINTS.search(text) is not None
     module.visit(_Summarizer(summary))
     return summary

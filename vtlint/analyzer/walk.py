@@ -837,6 +837,8 @@ class Walker:
             kind = V.NN_MODULE if self.project.is_nn_module(summary, cls) else V.OBJECT
             ref = f"{summary.module}.{cls.qualname}" if summary.module else cls.qualname
             return Value(kind, source=source, ref=ref, attrs=self.instance_attrs(summary, cls))
+        if callee in ("int", "float", "bool", "str"):  # a scalar whose value only the run knows
+            return Value(V.CONST, source=source, pytype=callee, confidence="medium")
         if callee.startswith("torch.nn.") and callee.rpartition(".")[2][:1].isupper():
             if callee.rpartition(".")[2] in ("Parameter", "Buffer"):
                 return Value(V.TENSOR, source=source)

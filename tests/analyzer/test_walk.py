@@ -1,0 +1,220 @@
+"""The symbolic walk: Sources, guards, inlining, breaks and recompiles as Dynamo makes them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+import textwrap
+from pathlib import Path
+
+from vtlint.analyzer import Prediction
+from vtlint.check import run_check
+from vtlint.config import Config
+from vtlint.trace import Action, Event
+
+Predict = Callable[..., Prediction]
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def of(prediction: Prediction, action: Action) -> list[Event]:
+    return [e for e in prediction.events if e.action is action]
+
+
+def guards(prediction: Prediction) -> dict[str, str | None]:
+    return {e.source or "": e.guard for e in of(prediction, Action.WRAP)}
+
+
+def test_the_article_program_end_to_end() -> None:
+    config = Config(root=EXAMPLES.parent)
+    result = run_check([EXAMPLES], config, use_cache=False)
+    seed = [f for f in result.findings if f.location.path == "examples/seed.py"]
+    by = {(f.code, f.source, f.location.line) for f in seed}
+    assert ("VTL101", "L['n']", 20) in by and ("VTL101", "L['items'][0]", 20) in by
+    assert ("VTL102", "L['items']", 20) in by and ("VTL101", "L['cfg'].scale", 20) in by
+    assert ("VTL111", "L['n']", 29) in by  # g(x, 4, [1, 2])
+    assert ("VTL111", "L['cfg'].scale", 30) in by  # cfg.scale = 5
+    [inline] = [f for f in seed if f.code == "VTL301"]
+    assert inline.location.line == 19 and "helper" in inline.message
+    guard = {f.source: f.guard for f in seed if f.code == "VTL101"}
+    assert guard == {"L['n']": "EQUALS_MATCH: L['n'] == 3", "L['items'][0]": "EQUALS_MATCH: L['items'][0] == 1",
+                     "L['cfg'].scale": "EQUALS_MATCH: L['cfg'].scale == 2"}
+    scale = next(f for f in seed if f.code == "VTL101" and f.source == "L['cfg'].scale")
+    assert "dict(type(L['cfg']).__dict__)['scale']" in scale.message
+    counter = [f for f in result.findings if f.location.path == "examples/step_counter.py" and f.code == "VTL112"]
+    assert [(f.location.line, f.source) for f in counter] == [(15, "L['self'].step")]
+    assert "every call" in counter[0].message and "recompile_limit (8)" in counter[0].message
+    assert counter[0].fix and "allow_unspec_int_on_nn_module" in counter[0].fix.description
+
+
+def test_sources_for_globals_attributes_elements_and_bools(predict: Predict) -> None:
+    source = """
+        import torch
+
+        class Cfg:
+            def __init__(self):
+                self.depth = 2
+                self.use_bias = True
+
+        CFG = Cfg()
+        K = 1.5
+
+        @torch.compile
+        def f(x, opts, flag=False):
+            y = x * CFG.depth + K
+            if CFG.use_bias:
+                y = y + opts["shift"]
+            if flag:
+                y = y * 2
+            return y
+
+        def main():
+            f(torch.ones(2), {"shift": 4})
+    """
+    assert guards(predict({"m.py": source})) == {
+        "G['CFG'].depth": "EQUALS_MATCH: G['CFG'].depth == 2",
+        "G['K']": "EQUALS_MATCH: G['K'] == 1.5",
+        "G['CFG'].use_bias": "TRUE_MATCH: G['CFG'].use_bias == True",
+        "L['opts']['shift']": "EQUALS_MATCH: L['opts']['shift'] == 4",
+        "L['flag']": "FALSE_MATCH: L['flag'] == False",
+    }
+
+
+def test_values_born_mid_trace_have_no_source(predict: Predict) -> None:
+    source = """
+        import torch
+
+        @torch.compile
+        def f(x):
+            sizes = [1, 2]
+            n = len(sizes) * 3
+            return x * n + sizes[0]
+
+        def main():
+            f(torch.ones(2))
+    """
+    assert of(predict({"m.py": source}), Action.WRAP) == []
+
+
+def test_unknown_stays_unknown(predict: Predict) -> None:
+    source = """
+        import torch
+
+        @torch.compile
+        def f(x, n):
+            return x * n
+    """
+    # no call site, no default, no telling use: x and n may be tensors or ints, so no guard is invented
+    assert of(predict({"m.py": source}), Action.WRAP) == []
+    called = textwrap.dedent(source) + "\ndef main():\n    f(torch.ones(2), int(input()))\n"
+    [wrap] = [e for e in of(predict({"n.py": called}), Action.WRAP) if e.location.path == "n.py"]
+    # an int whose value only the run knows: the guard kind is certain, its value is not
+    assert (wrap.source, wrap.guard_kind, wrap.guard, wrap.value) == ("L['n']", "EQUALS_MATCH", None, None)
+    assert wrap.confidence == "medium"
+
+
+def test_inlining_across_modules_carries_the_caller_sources(predict: Predict) -> None:
+    files = {
+        "helpers.py": "def scale(t, k):\n    return t * k\n",
+        "main.py": "import torch\nfrom helpers import scale\n\n@torch.compile\ndef f(x, k):\n"
+                   "    return scale(x, k)\n\ndef main():\n    f(torch.ones(2), 5)\n",
+    }
+    prediction = predict(files)
+    [inline] = of(prediction, Action.INLINE)
+    assert (inline.location.path, inline.location.line, inline.callee) == ("main.py", 6, "helpers.py:scale")
+    [wrap] = of(prediction, Action.WRAP)
+    assert (wrap.location.path, wrap.location.line, wrap.guard) == ("helpers.py", 2, "EQUALS_MATCH: L['k'] == 5")
+    assert [r.location.line for r in wrap.chain] == [6]
+
+
+def test_installed_packages_are_inlined_from_source_without_import(predict: Predict, tmp_path: Path,
+                                                                   monkeypatch: object) -> None:
+    site = tmp_path / "site-packages"
+    (site / "thirdparty").mkdir(parents=True)
+    (site / "thirdparty" / "__init__.py").write_text("raise RuntimeError('imported!')\n")
+    (site / "thirdparty" / "ops.py").write_text("def double(t):\n    return t * 2\n")
+    import sys
+
+    monkeypatch.setattr(sys, "path", [str(site), *sys.path])  # type: ignore[attr-defined]
+    source = "import torch\nfrom thirdparty.ops import double\n\n@torch.compile\ndef f(x):\n    return double(x)\n"
+    [inline] = of(predict({"proj/m.py": source}), Action.INLINE)
+    assert inline.callee == "thirdparty.ops.double" and inline.location.line == 6
+
+
+def test_break_resumes_in_a_new_frame_and_loops_skip_the_frame(predict: Predict) -> None:
+    source = """
+        import torch
+
+        @torch.compile
+        def f(x, n):
+            y = x * 2
+            print("hi")
+            return y * n
+
+        @torch.compile
+        def g(x, n):
+            for i in range(2):
+                print(i)
+                x = x * n
+            return x
+
+        def main():
+            f(torch.ones(2), 3)
+            g(torch.ones(2), 3)
+    """
+    prediction = predict({"m.py": source})
+    [wrap] = of(prediction, Action.WRAP)
+    assert wrap.entry == "m.py:f" and wrap.frame == "torch_dynamo_resume_in_f_at_6"
+    breaks = {e.entry: e for e in of(prediction, Action.GRAPH_BREAK)}
+    assert breaks["m.py:f"].detail["resume"] == "torch_dynamo_resume_in_f_at_6"
+    assert breaks["m.py:g"].detail["frame_skipped"] is True
+    frames = {e.entry: e.detail for e in of(prediction, Action.FRAME)}
+    assert frames["m.py:f"]["graph_count"] == 2 and frames["m.py:f"]["graph_break_count"] == 1
+    assert frames["m.py:g"]["graph_count"] == 0 and frames["m.py:g"]["frame_skipped"] is True
+
+
+def test_break_inside_an_inlined_helper(predict: Predict) -> None:
+    source = """
+        import torch
+
+        def noisy(t, k):
+            print("inside")
+            return t * k
+
+        @torch.compile
+        def f(x, k):
+            return noisy(x + k, k)
+
+        def main():
+            f(torch.ones(2), 2)
+    """
+    prediction = predict({"m.py": source})
+    [brk] = of(prediction, Action.GRAPH_BREAK)
+    assert brk.location.line == 4 and [r.location.line for r in brk.chain] == [9]
+    frames = {e.entry for e in of(prediction, Action.FRAME)}
+    assert frames == {"m.py:f", "m.py:noisy"}  # the helper is compiled as its own frame
+    assert ("m.py:noisy", "L['k']", 5) in {(e.entry, e.source, e.location.line) for e in of(prediction, Action.WRAP)}
+
+
+def test_recompile_hazards_name_the_changing_sites(predict: Predict) -> None:
+    source = """
+        import torch
+
+        TEMPERATURE = 1.0
+
+        @torch.compile
+        def sample(x, training):
+            if training:
+                return x / TEMPERATURE
+            return x
+
+        def main():
+            global TEMPERATURE
+            x = torch.ones(2)
+            sample(x, True)
+            sample(x, False)
+            TEMPERATURE = 0.5
+            sample(x, True)
+    """
+    recompiles = {(e.source, e.location.line): e for e in of(predict({"m.py": source}), Action.RECOMPILE)}
+    assert set(recompiles) == {("L['training']", 15), ("G['TEMPERATURE']", 16)}
+    assert "every distinct value" in recompiles[("L['training']", 15)].detail["reason"]
+    assert recompiles[("G['TEMPERATURE']", 16)].related[0].location.line == 8
