@@ -78,6 +78,11 @@ def test_names_made_from_install_paths_are_library_names() -> None:
     assert (decision.action, decision.gb_id) == ("graph-break", "GB0007")
 
 
+def test_private_definition_sites_of_public_functions() -> None:
+    assert breaks.decide_function("numpy._core.umath.sin", S).variable_tracker == "NumpyVariable"
+    assert breaks.decide_function("numpy._core.umath.sin", S).action == "graph-node"
+
+
 def test_numpy_follows_trace_numpy() -> None:
     off = DynamoSettings(trace_numpy=False)
     assert breaks.decide_function("numpy.sin", off).gb_id == "GB0293"

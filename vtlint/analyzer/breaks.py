@@ -283,7 +283,7 @@ def decide_function(qualname: str, settings: DynamoSettings, *, defined_in: str 
     rule = _index().torch_functions.get(qualname)
     if rule is not None:
         return _from_variable_tracker(qualname, rule, "trace_rules names it", settings)
-    measured = _measured_callable(qualname)
+    measured = _measured_callable(qualname) or _measured_callable(_public_name(qualname))
     if measured is not None:
         vt, why, exact = measured
         decision = _from_variable_tracker(qualname, vt, why, settings)
@@ -330,6 +330,16 @@ def _library_name(qualname: str) -> str:
         if root in qualname:
             return qualname.rsplit(root, 1)[1]
     return qualname
+
+
+def _public_name(qualname: str) -> str:
+    """`numpy._core.umath.sin` -> `numpy.sin`: where a library defines a function
+    privately and re-exports it (what the build measured)."""
+    parts = qualname.split(".")
+    if parts[0] == "torch":
+        return qualname
+    private = next((i for i, p in enumerate(parts[1:-1], 1) if p.startswith("_")), None)
+    return qualname if private is None else ".".join([*parts[:private], parts[-1]])
 
 
 def _lower(decision: Decision, confidence: str) -> Decision:
@@ -483,6 +493,9 @@ def decide_tensor_method(name: str, settings: DynamoSettings) -> Decision:
                       "(capture_dynamic_output_shape_ops=False)")
     if name in _UNSUPPORTED_METHODS:
         return _break(_UNSUPPORTED_METHODS[name], vt, f"Dynamo does not trace `Tensor.{name}()`")
+    if name == "data_ptr":  # comparing two of them breaks unless Dynamo proves them equal (GB5976)
+        return Decision(CONSTANT, "DataPtrVariable", reason="`Tensor.data_ptr()` is a DataPtrVariable, not a tensor",
+                        confidence="medium")
     if name in _SOMETIMES:
         return _break(_SOMETIMES[name], vt, f"`Tensor.{name}()` on a tensor computed in the graph", "medium")
     if name in _index().tensor_methods:
