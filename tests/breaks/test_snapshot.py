@@ -54,11 +54,22 @@ def test_stale_or_missing_cache_falls_back_with_a_notification(cache: Path, monk
     assert "vtlint rules --refresh" in snap.notifications[0].message
 
 
-def test_failed_build_falls_back(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failed_build_falls_back_and_is_not_retried_each_run(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    attempts = []
+
+    def failing(version: str) -> tuple[None, str]:
+        attempts.append(version)
+        return None, "building the trace_rules snapshot failed: boom"
+
     monkeypatch.setattr(snapshot, "installed_torch_version", lambda: "9.9.9")
-    monkeypatch.setattr(snapshot, "build", lambda version: (None, "building the trace_rules snapshot failed: boom"))
-    snap = snapshot.load()
-    assert snap.origin == "shipped" and "boom" in snap.notifications[0].message
+    monkeypatch.setattr(snapshot, "build", failing)
+    first, second = snapshot.load(), snapshot.load()
+    assert first.origin == second.origin == "shipped"
+    assert "boom" in first.notifications[0].message and "--refresh" in second.notifications[0].message
+    assert attempts == ["9.9.9"]
+    with pytest.raises(RuntimeError, match="boom"):
+        snapshot.refresh()
+    assert attempts == ["9.9.9", "9.9.9"]
 
 
 def test_shipped_snapshot_is_portable_and_small() -> None:

@@ -72,30 +72,33 @@ def _dotted(paths: Any) -> list[str]:
 
 
 def module_lists() -> dict[str, Any]:
-    """The skip/inline lists of `check_file` as dotted module names."""
+    """The skip/inline lists of `check_file` as dotted module names (older torch
+    releases lack some of them: those are empty)."""
+    import torch
     from torch._dynamo import trace_rules
 
     def names(mods: Any) -> list[str]:
         return sorted(m if isinstance(m, str) else m.__name__ for m in mods)
 
+    def listed(attr: str) -> Any:
+        return getattr(trace_rules, attr, ())
+
     force_skip = []
-    torch_dir = trace_rules._module_dir(__import__("torch")) or ""
-    for f in trace_rules.FORCE_SKIP_FILES:
+    torch_dir = trace_rules._module_dir(torch) or ""
+    for f in listed("FORCE_SKIP_FILES"):
         rel = f[len(torch_dir):] if f.startswith(torch_dir) else f
         force_skip.append("torch." + rel.removesuffix(".py").replace("/", "."))
-    inline_when_called = []
-    for mod in trace_rules.BUILTIN_SKIPLIST:
-        if trace_rules._module_dir(mod) in trace_rules.BUILTIN_INLINE_WHEN_CALLED:
-            inline_when_called.append(mod.__name__)
+    inline_dirs = set(listed("BUILTIN_INLINE_WHEN_CALLED"))
+    inline_when_called = [m.__name__ for m in listed("BUILTIN_SKIPLIST") if trace_rules._module_dir(m) in inline_dirs]
     return {
-        "mod_skiplist": _dotted(trace_rules.MOD_SKIPLIST),
-        "mod_inlinelist": _dotted(trace_rules.MOD_INLINELIST),
-        "legacy_mod_inlinelist": _dotted(trace_rules.LEGACY_MOD_INLINELIST),
-        "builtin_skiplist": names(trace_rules.BUILTIN_SKIPLIST),
+        "mod_skiplist": _dotted(listed("MOD_SKIPLIST")),
+        "mod_inlinelist": _dotted(listed("MOD_INLINELIST")),
+        "legacy_mod_inlinelist": _dotted(listed("LEGACY_MOD_INLINELIST")),
+        "builtin_skiplist": names(listed("BUILTIN_SKIPLIST")),
         "builtin_inline_when_called": sorted(inline_when_called),
-        "thirdparty_skiplist": sorted(trace_rules.THIRDPARTY_SKIPLIST),
+        "thirdparty_skiplist": sorted(listed("THIRDPARTY_SKIPLIST")),
         "force_skip": sorted(force_skip),
-        "unittest_skipped": not __import__("torch")._dynamo.config.enable_trace_unittest,
+        "unittest_skipped": not getattr(torch._dynamo.config, "enable_trace_unittest", False),
         "c_modules": c_modules(),
     }
 
@@ -209,6 +212,8 @@ def registry() -> dict[str, Any]:
     import torch._dynamo
 
     path = Path(torch._dynamo.__file__).parent / "graph_break_registry.json"
+    if not path.is_file():  # torch before the registry: breaks are known by Gb_type only
+        return {}
     raw = json.loads(path.read_text(encoding="utf-8"))
     out: dict[str, Any] = {}
     for gb_id, versions in sorted(raw.items()):

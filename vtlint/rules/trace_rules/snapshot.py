@@ -118,17 +118,33 @@ def load(*, allow_build: bool = True) -> Snapshot:
     if data is not None and data.get("torch_version") == version:
         return Snapshot(data, "cache", cached)
     why = "not built yet (run `vtlint rules --refresh`)"
-    if allow_build:
+    failed = _failure_path(version)
+    if failed.is_file():  # a build that failed once is not retried on every run; --refresh retries it
+        why = failed.read_text(encoding="utf-8").strip() + "; `vtlint rules --refresh` retries"
+    elif allow_build:
         built, why = build(version)
         data = _read(built) if built else None
         if data is not None:
             return Snapshot(data, "built", built)  # type: ignore[arg-type]
+        _remember_failure(failed, why)
     return _shipped([Notification(
         "config",
         f"trace_rules snapshot for torch {version} unavailable ({why}); graph-break predictions follow "
         f"the snapshot shipped with vtlint (torch {_shipped_version()}).",
         Level.WARNING,
     )])
+
+
+def _failure_path(torch_version: str) -> Path:
+    return cache_path(torch_version).with_suffix(".failed")
+
+
+def _remember_failure(path: Path, why: str) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(why + "\n", encoding="utf-8")
+    except OSError:  # a read-only cache: the next run simply tries again
+        pass
 
 
 def _shipped_version() -> str:
@@ -147,8 +163,10 @@ def refresh() -> Snapshot:
     version = installed_torch_version()
     if version is None:
         raise RuntimeError("torch is not installed: nothing to build the trace_rules snapshot from")
+    _failure_path(version).unlink(missing_ok=True)
     built, why = build(version)
     if built is None:
+        _remember_failure(_failure_path(version), why)
         raise RuntimeError(why)
     current.cache_clear()
     return current()
