@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 
@@ -165,3 +166,23 @@ async def test_editing_a_helper_is_linted_through_the_entry_that_inlines_it(tmp_
         assert brk.range.start.line == 1 and "GB0059" in brk.message
         chain = [r for r in brk.related_information or [] if r.location.uri == main_uri]
         assert chain, "the inline chain points back at the call in main.py"
+
+
+async def test_typing_is_debounced_and_a_save_of_a_linted_buffer_costs_nothing(tmp_path: Path) -> None:
+    async with lsp_session(tmp_path) as s:
+        uri = s.open("mod.py", FIXED)
+        await s.wait_diagnostics(uri)
+        assert (await s.command("vtlint.serverStatus"))["lints"] == 1
+        for text in ("def f(x):\n    return x +\n", "def f(x):\n    return x + 1\n", BROKEN):  # a burst of keystrokes
+            s.replace(uri, text)
+        await s.wait_diagnostics(uri, lambda d: [x.code for x in d] == ["VTL001"])
+        assert (await s.command("vtlint.serverStatus"))["lints"] == 2  # one lint for the burst
+        save = types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri))
+        s.client.text_document_did_save(save)
+        await asyncio.sleep(0.5)
+        assert (await s.command("vtlint.serverStatus"))["lints"] == 2  # the buffer was already current
+        s.replace(uri, FIXED)
+        s.client.text_document_did_save(save)  # lints now and cancels the pending debounce
+        await s.wait_diagnostics(uri, lambda d: not d)
+        await asyncio.sleep(0.5)
+        assert (await s.command("vtlint.serverStatus"))["lints"] == 3

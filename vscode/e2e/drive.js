@@ -1,7 +1,8 @@
 // Drive a code-server workbench with playwright-core and Debian's chromium: open a file,
 // wait for vtlint's squiggles, read the Problems panel, hover the findings, screenshot.
 // Environment: CS_URL, E2E_FILE, E2E_EXPECT (codes, comma-separated: each must be listed
-// in the Problems panel), E2E_HOVER ('|'-separated texts one hover must all contain), E2E_OUT.
+// in the Problems panel), E2E_HOVER ('|'-separated texts one hover must all contain),
+// E2E_HOVER_AT (LINE:COLUMN to hover with the keyboard; else every squiggle is tried), E2E_OUT.
 const { chromium } = require('playwright-core');
 const fs = require('fs');
 const os = require('os');
@@ -11,6 +12,7 @@ const URL_ = process.env.CS_URL;
 const FILE = process.env.E2E_FILE || 'seed.py';
 const EXPECT = (process.env.E2E_EXPECT || 'VTL101').split(',').filter(Boolean);
 const HOVER = (process.env.E2E_HOVER || '').split('|').filter(Boolean);
+const HOVER_AT = process.env.E2E_HOVER_AT || '';
 const OUT = process.env.E2E_OUT || 'artifacts/e2e';
 const SQUIGGLES = '.monaco-editor .view-overlays [class*="squiggly-"]';
 
@@ -34,8 +36,31 @@ async function problems(page) {
   return page.locator('.markers-panel .monaco-list-row').allInnerTexts();
 }
 
+// Put the cursor at LINE:COLUMN (Go to Line) and show the hover there (Ctrl+K Ctrl+I).
+async function hoverAt(page, log) {
+  await page.locator('.monaco-editor .view-lines').first().click();
+  await page.keyboard.press('Control+G');
+  await page.waitForSelector('.quick-input-widget input', { timeout: 15000 });
+  await page.keyboard.type(HOVER_AT, { delay: 20 });
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Control+K');
+  await page.keyboard.press('Control+I');
+  const hover = page.locator('.monaco-hover:visible').filter({ hasText: HOVER[0] || 'VTL' }).first();
+  await hover.waitFor({ state: 'visible', timeout: 15000 });
+  const text = await hover.innerText();
+  const missing = HOVER.filter((want) => !text.includes(want));
+  if (missing.length) {
+    throw new Error(`the hover at ${HOVER_AT} lacks ${JSON.stringify(missing)}: ${JSON.stringify(text.slice(0, 400))}`);
+  }
+  log('HOVER:', JSON.stringify(text.slice(0, 600)));
+  return text;
+}
+
 // Hover every squiggle in turn until one hover holds all the expected texts.
 async function hoverWith(page, log) {
+  if (HOVER_AT) {
+    return hoverAt(page, log);
+  }
   const squiggles = page.locator(SQUIGGLES);
   const count = await squiggles.count();
   const seen = [];

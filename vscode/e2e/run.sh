@@ -19,8 +19,9 @@ ARTIFACTS=${E2E_ARTIFACTS:-$ROOT/artifacts/e2e}
 PYTHON=${VTLINT_PYTHON:-$ROOT/.venv/bin/python}
 E2E_WS=${E2E_WS:-$ROOT/examples}   # the folder opened as the workspace
 E2E_FILE=${E2E_FILE:-seed.py}
-E2E_EXPECT=${E2E_EXPECT:-VTL101}
-E2E_HOVER=${E2E_HOVER:-"L['n']|EQUALS_MATCH"}
+E2E_EXPECT=${E2E_EXPECT:-VTL101,VTL102,VTL111,VTL301}
+E2E_HOVER=${E2E_HOVER:-"Source: L['n']|EQUALS_MATCH: L['n'] == 3"}
+E2E_HOVER_AT=${E2E_HOVER_AT-20:16}   # seed.py: the `n` of `return y * n + items[0] + cfg.scale`
 log() { printf '[e2e %(%H:%M:%S)T] %s\n' -1 "$*"; }
 
 # 1. Debian packages: the browser, gssapi headers for code-server's native 'kerberos'
@@ -87,6 +88,7 @@ cat > "$RUN/data/User/settings.json" <<JSON
   "chat.disableAIFeatures": true,
   "git.enabled": false,
   "editor.hover.delay": 150,
+  "workbench.secondarySideBar.defaultVisibility": "hidden",
   "vtlint.interpreter": "$PYTHON"
 }
 JSON
@@ -111,6 +113,6 @@ curl -sf "http://127.0.0.1:$PORT/healthz" >/dev/null || { cat "$ARTIFACTS/code-s
 log "driving the workbench"
 rc=0
 ( cd "$EXT" && CS_URL="http://127.0.0.1:$PORT/?folder=$RUN/ws" E2E_FILE=$E2E_FILE E2E_EXPECT=$E2E_EXPECT \
-    E2E_HOVER=$E2E_HOVER E2E_OUT="$ARTIFACTS" timeout 300 node e2e/drive.js ) || rc=$?
+    E2E_HOVER=$E2E_HOVER E2E_HOVER_AT=$E2E_HOVER_AT E2E_OUT="$ARTIFACTS" timeout 300 node e2e/drive.js ) || rc=$?
 cp -r "$RUN/data/logs" "$ARTIFACTS/vscode-logs" 2>/dev/null || true
 exit $rc

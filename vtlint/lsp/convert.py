@@ -69,7 +69,7 @@ def uri_for(path: str, root: Path) -> str:
     return from_fs_path(str(candidate if candidate.is_absolute() else root / candidate)) or ""
 
 
-def _message(finding: Finding) -> str:
+def message(finding: Finding) -> str:
     words = _EVIDENCE_WORDS.get(finding.evidence)
     return f"{finding.message} ({words})" if words else finding.message
 
@@ -127,14 +127,13 @@ def to_diagnostic(
     tags = [types.DiagnosticTag.Unnecessary] if finding.kind is Kind.SUPPRESSION else None
     return types.Diagnostic(
         range=lines_of.range(finding.location),
-        message=_message(finding),
+        message=message(finding),
         severity=severity_for(finding, severity_overrides),
         code=finding.code,
         code_description=types.CodeDescription(href=url) if url else None,
         source=SOURCE,
         related_information=_related(finding, root, lines_of) or None,
         tags=tags,
-        data={"finding": finding.to_dict()},
     )
 
 
@@ -152,8 +151,8 @@ def names(finding: Finding, word: str) -> bool:
 def hover_markdown(finding: Finding, rule: type[Rule] | None) -> str:
     """What Dynamo will do here, in its own vocabulary (the diagnostic's own message
     is shown by the editor beside it)."""
-    title = f"**{finding.code}** `{rule.name}`" if rule else f"**{finding.code}**"
-    parts = [f"{title} — {finding.kind.value}", ""]
+    title = f"**{finding.code}** `{rule.name if rule else finding.kind.value}`"
+    parts = [title, ""]
     facts = [
         ("VariableTracker", finding.variable_tracker),
         ("Source", finding.source),

@@ -41,6 +41,8 @@ class VtlintServer(LanguageServer):
         self.config_uris: set[str] = set()  # pyproject.toml files with a published problem
         self.pending: dict[str, asyncio.TimerHandle] = {}
         self.last_lint_s = 0.0
+        self.lint_count = 0
+        self.linted: dict[str, int | None] = {}  # uri -> the buffer version last published
 
     # -- documents and projects ------------------------------------------------
 
@@ -117,6 +119,7 @@ class VtlintServer(LanguageServer):
             self.window_log_message(types.LogMessageParams(types.MessageType.Error, f"vtlint: analysis failed: {exc!r}"))
             return
         self.last_lint_s = time.perf_counter() - started
+        self.lint_count += 1
         project.learn(result, {f.display for f in files})
         for path, uri in opened.items():
             display = project.source_file(path).display
@@ -156,6 +159,7 @@ class VtlintServer(LanguageServer):
                        for f in findings]
         diagnostics += [self._note_diagnostic(n, lines_of) for n in notes]
         self.findings[uri] = [(f, d.range) for f, d in zip(findings, diagnostics)]
+        self.linted[uri] = doc.version
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=[*diagnostics, *extra])
         )
@@ -215,7 +219,8 @@ async def did_save(ls: VtlintServer, params: types.DidSaveTextDocumentParams) ->
     pending = ls.pending.pop(uri, None)
     if pending:
         pending.cancel()
-    await ls.lint(uri)
+    if pending or ls.linted.get(uri) != ls.workspace.get_text_document(uri).version:
+        await ls.lint(uri)  # else the buffer's diagnostics are already current: a save adds nothing
     if ls.settings.runtime_on_save and ls.settings.trusted and runtime_bridge.available():
         await confirm_at_runtime(ls, uri)
 
@@ -224,6 +229,7 @@ async def did_save(ls: VtlintServer, params: types.DidSaveTextDocumentParams) ->
 def did_close(ls: VtlintServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     ls.findings.pop(uri, None)
+    ls.linted.pop(uri, None)
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
@@ -286,16 +292,14 @@ def code_action(ls: VtlintServer, params: types.CodeActionParams) -> list[types.
 
 
 def _findings_in(ls: VtlintServer, params: types.CodeActionParams) -> list[tuple[Finding, types.Diagnostic | None]]:
-    """The findings the client asks about: its diagnostics carry them in `data`;
-    without diagnostics, those published on the requested lines."""
-    found: list[tuple[Finding, types.Diagnostic | None]] = []
-    for diagnostic in params.context.diagnostics:
-        if diagnostic.source == convert.SOURCE and isinstance(diagnostic.data, dict) and "finding" in diagnostic.data:
-            found.append((Finding.from_dict(diagnostic.data["finding"]), diagnostic))
-    if not found and not params.context.diagnostics:
-        first, last = params.range.start.line, params.range.end.line
-        found = [(f, None) for f, r in ls.findings.get(params.text_document.uri, []) if first <= r.start.line <= last]
-    return found
+    """The published findings the client asks about: those of its diagnostics, else
+    (a code-action request without diagnostics) those on the requested lines."""
+    published = ls.findings.get(params.text_document.uri, [])
+    if params.context.diagnostics:
+        return [(f, d) for d in params.context.diagnostics if d.source == convert.SOURCE
+                for f, r in published if f.code == d.code and r == d.range and convert.message(f) == d.message]
+    first, last = params.range.start.line, params.range.end.line
+    return [(f, None) for f, r in published if first <= r.start.line <= last]
 
 
 @server.command(CONFIRM_COMMAND)
@@ -333,6 +337,7 @@ def server_status(ls: VtlintServer, *args: Any) -> dict[str, Any]:
         "version": __version__,
         "projects": [str(p) for p in ls.projects],
         "last_lint_ms": round(ls.last_lint_s * 1000, 1),
+        "lints": ls.lint_count,
         "torch_imported": torch_imported,
         "runtime_available": runtime_bridge.available(),
         "trusted": ls.settings.trusted,
