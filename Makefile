@@ -20,7 +20,7 @@ install: $(STAMP)
 # the same with runtime confirmation from the examples' harness.
 demo: $(STAMP)
 	cd examples && ../$(BIN)/vtlint check . ; test $$? -le 1
-	cd examples && PATH="$(abspath $(BIN)):$$PATH" ../$(BIN)/vtlint check . --runtime ; test $$? -le 1
+	cd examples && PATH="$(abspath $(BIN)):$$PATH" ../$(BIN)/vtlint check . --runtime --show-notes ; test $$? -le 1
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q
