@@ -159,3 +159,14 @@ def test_literal_in_kernels():
     assert literal_in_kernels("16", kernels)
     assert not literal_in_kernels("5", kernels)
     assert not literal_in_kernels("'relu'", kernels)
+
+
+def test_graph_break_without_registry_ids():
+    from vtlint.runtime.structured_trace import parse_graph_break
+
+    text = ("Graph break in user code at /p/a.py:7\nReason: Unsupported: builtin: print [ConstantVariable] False\n"
+            "User code traceback:\n  File \"/p/a.py\", line 7, in f\n    print(x)\n")
+    gb = parse_graph_break(text, "0/0")
+    assert (gb.filename, gb.line, gb.gb_id) == ("/p/a.py", 7, None)
+    assert gb.gb_type == "Unsupported: builtin: print [ConstantVariable] False"
+    assert [f.name for f in gb.user_stack] == ["f"]

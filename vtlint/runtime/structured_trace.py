@@ -353,7 +353,9 @@ def _explanation_and_hints(section: str) -> tuple[str, tuple[str, ...]]:
 def parse_graph_break(text: str, compile_id: str) -> GraphBreak:
     """A `dynamo_graph_break_reason` artifact."""
     at = _AT.search(text)
-    _, _, reason = text.partition("Graph Break Reason:")
+    _, found, reason = text.partition("Graph Break Reason:")
+    if not found:  # torch before the graph-break registry printed `Reason: Unsupported: ...`
+        _, _, reason = text.partition("\nReason:")
     reason = reason.split("\nUser code traceback:", 1)[0].split("\nStack variable source attribution:", 1)[0]
     sections = _break_sections(reason.strip())
     first = sections[0]
