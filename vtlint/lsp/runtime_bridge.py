@@ -1,37 +1,36 @@
-"""The editor's door to the runtime step (`vtlint.runtime`): run the configured
-harness under Dynamo's structured trace and hand back its facts as RuntimeInput.
-Imported lazily: the diagnostics path never loads the runtime package."""
+"""The editor's door to the runtime step: run the configured harness under
+Dynamo's structured trace (as `vtlint check --runtime` does) and hand back its
+facts as RuntimeInput. Imported lazily: the diagnostics path never loads it."""
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable
+import importlib.util
 from typing import Any
 
 from vtlint.check import RuntimeInput
 from vtlint.config import Config
 
-ENTRY_POINT = "runtime_input"  # vtlint.runtime.runtime_input(config) -> RuntimeInput
-
-
-def _entry() -> Callable[[Config], RuntimeInput] | None:
-    try:
-        module = importlib.import_module("vtlint.runtime")
-    except ImportError:
-        return None
-    entry = getattr(module, ENTRY_POINT, None)
-    return entry if callable(entry) else None
+_MODULE = "vtlint.runtime.cli_support"
 
 
 def available() -> bool:
-    return _entry() is not None
+    """Whether this installation has the runtime step (without importing it)."""
+    try:
+        return importlib.util.find_spec(_MODULE) is not None
+    except ModuleNotFoundError:
+        return False
 
 
 def run(config: Config) -> RuntimeInput:
-    entry = _entry()
-    if entry is None:
-        raise RuntimeError("the runtime step is unavailable")
-    return entry(config)
+    """Run `config.runtime.command` in the project root; faults of the harness come
+    back as notifications, a usage mistake as an exception with one clear line."""
+    from vtlint.runtime.cli_support import request_from, runtime_input
+
+    request = request_from(config, runtime=True, command=None, timeout=None, facts_file=None, probe=False)
+    result = runtime_input(request, config, show_progress=False)
+    if result is None:  # request_from returns None only without a runtime step
+        raise RuntimeError("no runtime step was requested")
+    return result
 
 
 def summary(runtime: RuntimeInput | None) -> dict[str, Any]:
