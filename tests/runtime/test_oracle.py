@@ -56,6 +56,18 @@ PROGRAMS = {
         def run():
             g(torch.ones(2))
     """,
+    "shapes": """
+        import torch
+
+        @torch.compile
+        def f(x, flag):
+            return x * 2 if flag else x
+
+        def run():
+            f(torch.randn(8), True)
+            f(torch.randn(4), True)
+            f(torch.randn(4), False)
+    """,
     "flags": """
         import torch
 
@@ -129,3 +141,11 @@ def test_scalar_guard_kinds(seen):
     assert wraps["L['name']"] == ("EQUALS_MATCH", "'relu'")
     assert wraps["L['none']"] == ("NONE_MATCH", "None")
     assert wraps["G['LIMIT']"] == ("EQUALS_MATCH", "4")
+
+
+def test_tensor_and_bool_recompiles(seen):
+    recompiles = {e.source: e for e in seen["shapes"].of(Action.RECOMPILE)}
+    assert set(recompiles) == {"L['x']", "L['flag']"}
+    assert recompiles["L['x']"].guard_kind == "TENSOR_MATCH"
+    assert recompiles["L['x']"].detail["failing_guard"] == "tensor 'x' size mismatch at index 0. expected 8, actual 4"
+    assert recompiles["L['flag']"].guard == "TRUE_MATCH: L['flag'] == True"

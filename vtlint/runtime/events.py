@@ -118,6 +118,10 @@ def user_spelling_to_source(text: str) -> str:
     return re.sub(r"(?<![\w.'\"\]])([A-Za-z_]\w*)(?![\w(])", replace, text)
 
 
+# A whole Source expression: L['x'] / G['x'] followed by .attr and [key] steps.
+_SOURCE_CHAIN = re.compile(r"^[LG]\[(['\"])[^'\"]+\1\](?:\.[A-Za-z_]\w*|\[\d+\]|\[(['\"])[^'\"]*\2\])*$")
+
+
 def _user_source(source: str | None) -> bool:
     """A value the user's code reads, not Dynamo's bookkeeping around it
     (`G['__builtins_dict___0']`, a module's `_modules` dict, an instance `__dict__`)."""
@@ -412,13 +416,18 @@ class _Converter:
             raw = guard.source or ""
             source = normalize_source(raw) if _user_source(normalize_source(raw)) else None
             return source, guard.kind, f"{guard.kind}: {guard.text.replace(raw, source)}" if source else guard.spelled
+        tensor = re.match(r"^tensor '(?P<name>.+?)' ", reason.text)  # TENSOR_MATCH's own words
+        if tensor:
+            source = normalize_source(user_spelling_to_source(tensor["name"]))
+            return (source if _SOURCE_CHAIN.match(source) else None), "TENSOR_MATCH", None
         spelled = user_spelling_to_source(reason.text)
         attr = re.search(r"___dict_contains\((['\"])(\w+)\1, (.*)\.__dict__\)", spelled)
         if attr:
             return normalize_source(f"{attr[3]}.{attr[2]}"), "DICT_CONTAINS", None
         left = re.split(r" (?:==|is|!=) ", spelled, maxsplit=1)[0]
         left = re.sub(r"^(?:len|___check_type_id|___check_obj_id)\((.*?)(?:, \d+)?\)$", r"\1", left.strip())
-        return (normalize_source(left) if _user_source(left) else None), None, None
+        source = normalize_source(left)
+        return (source if _SOURCE_CHAIN.match(source) and _user_source(source) else None), None, None
 
     # GRAPH_BREAK
 
