@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from hypothesis import given
+from hypothesis import strategies as st
 from sarif_support import MODULE, Sample
 
 from vtlint.check import CheckResult
@@ -84,3 +86,12 @@ def test_cli_github_format(run_cli, tmp_path: Path) -> None:
     command, props, message = _parse(result.output.splitlines()[0])
     assert (command, props["file"], props["title"]) == ("error", "bad, file.py", "VTL001")
     assert message.startswith("VTL001 SyntaxError")
+
+
+@given(path=st.text(min_size=1, max_size=20), message=st.text(max_size=40))
+def test_any_path_and_message_round_trip(path: str, message: str) -> None:
+    finding = Finding("VTL001", Kind.SYNTAX_ERROR, Level.ERROR, Location(path, 1, 1), message)
+    line = annotation(finding)
+    assert "\n" not in line and "\r" not in line
+    _, props, text = _parse(line)
+    assert props["file"] == path and text == f"VTL001 {message}"

@@ -35,7 +35,7 @@ def _repo_path(display: str, paths: Paths | None) -> str:
 def annotation(finding: Finding, paths: Paths | None = None) -> str:
     loc = finding.location
     line = max(1, loc.line)
-    end_line, end_col = max((line, loc.column), loc.end)
+    end_line, end_col = max((line, max(1, loc.column)), (loc.end[0], max(1, loc.end[1])))
     props = [f"file={escape_property(_repo_path(loc.path, paths))}", f"line={line}", f"endLine={end_line}"]
     if end_line == line:
         props[2:2] = [f"col={max(1, loc.column)}"]

@@ -225,7 +225,7 @@ def _registry() -> dict[str, dict[str, Any]]:
 
 def _region(loc: VtLocation) -> om.Region:
     start_line, start_col = max(1, loc.line), max(1, loc.column)
-    end_line, end_col = max((start_line, start_col), loc.end)
+    end_line, end_col = max((start_line, start_col), (loc.end[0], max(1, loc.end[1])))
     return om.Region(start_line=start_line, start_column=start_col, end_line=end_line, end_column=end_col)
 
 
@@ -238,14 +238,21 @@ def _link_label(loc: VtLocation) -> str:
     return label.replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
 
 
+def _text(text: str, fallback: str | None = None) -> om.Message | None:
+    """A message, or none at all (or the fallback) for a blank one: GitHub rejects empty strings."""
+    text = text.strip() or (fallback or "")
+    return om.Message(text=text) if text else None
+
+
 def _message(finding: Finding) -> str:
     """The finding's message; each related location is referenced by its id as an
     embedded link, which GitHub renders as a link to that place."""
-    text = finding.message.strip()
+    text = finding.message.strip() or f"{finding.code} {finding.kind.value}"
     if not finding.related:
         return text
     links = [
-        f"{r.message.strip().rstrip('.')} [{_link_label(r.location)}]({i})" for i, r in enumerate(finding.related, 1)
+        f"{r.message.strip().rstrip('.')} [{_link_label(r.location)}]({i})".strip()
+        for i, r in enumerate(finding.related, 1)
     ]
     return f"{text.rstrip('.')}. Related: {'; '.join(links)}."
 
@@ -258,7 +265,7 @@ def _result(finding: Finding, rule_index: int, fingerprint: str, paths: Paths) -
         message=om.Message(text=_message(finding)),
         locations=[om.Location(physical_location=_physical(finding.location, paths))],
         related_locations=[
-            om.Location(id=i, physical_location=_physical(r.location, paths), message=om.Message(text=r.message))
+            om.Location(id=i, physical_location=_physical(r.location, paths), message=_text(r.message))
             for i, r in enumerate(finding.related, 1)
         ] or None,
         code_flows=_code_flows(finding, paths),
@@ -278,7 +285,7 @@ def _code_flows(finding: Finding, paths: Paths) -> list[om.CodeFlow] | None:
     flow = [
         om.ThreadFlowLocation(
             location=om.Location(
-                physical_location=_physical(step.location, paths), message=om.Message(text=step.message)
+                physical_location=_physical(step.location, paths), message=_text(step.message)
             ),
             nesting_level=depth,
             execution_order=depth + 1,
@@ -302,7 +309,7 @@ def _fixes(finding: Finding, paths: Paths) -> list[om.Fix] | None:
             om.Replacement(deleted_region=_region(edit.location), inserted_content=content)
         )
     changes = [om.ArtifactChange(artifact_location=paths.artifact(p), replacements=r) for p, r in by_file.items()]
-    return [om.Fix(description=om.Message(text=fix.description), artifact_changes=changes)]
+    return [om.Fix(description=_text(fix.description), artifact_changes=changes)]
 
 
 def _properties(finding: Finding) -> dict[str, Any]:
@@ -355,8 +362,8 @@ def _notification(note: Notification, paths: Paths) -> om.Notification:
     if note.location is not None:
         locations = [om.Location(physical_location=_physical(note.location, paths))]
     return om.Notification(
-        message=om.Message(text=note.message),
+        message=_text(note.message, note.kind or "notification"),
         level=note.level.value,
-        descriptor=om.ReportingDescriptorReference(id=note.kind),
+        descriptor=om.ReportingDescriptorReference(id=note.kind) if note.kind else None,
         locations=locations,
     )
