@@ -101,6 +101,9 @@ cs --install-extension "$EXT/dist/vtlint.vsix" >/dev/null
 
 # 7. code-server in its own process group, so that cleanup kills exactly it.
 log "starting code-server on 127.0.0.1:$PORT"
+# The analyzer's cache (the trace_rules snapshot derived from the installed torch takes
+# ~30 s to build once) is kept between runs, as a user's would be.
+export VTLINT_CACHE_DIR=${VTLINT_CACHE_DIR:-$CACHE/vtlint-cache}
 HOME=$RUN/home PATH=$NODE24/bin:$PATH setsid "$CSDIR/node_modules/.bin/code-server" \
   --bind-addr "127.0.0.1:$PORT" --auth none --disable-telemetry --disable-update-check \
   --disable-workspace-trust --disable-getting-started-override \
