@@ -186,3 +186,15 @@ async def test_typing_is_debounced_and_a_save_of_a_linted_buffer_costs_nothing(t
         await s.wait_diagnostics(uri, lambda d: not d)
         await asyncio.sleep(0.5)
         assert (await s.command("vtlint.serverStatus"))["lints"] == 3
+
+
+async def test_each_file_gets_the_configuration_of_its_own_project(tmp_path: Path) -> None:
+    (tmp_path / "quiet").mkdir()
+    (tmp_path / "quiet" / "pyproject.toml").write_text('[tool.vtlint]\nignore = ["VTL001"]\n')
+    async with lsp_session(tmp_path) as s:
+        quiet = s.open("quiet/mod.py", BROKEN)
+        loud = s.open("loud/mod.py", BROKEN)
+        assert [d.code for d in await s.wait_diagnostics(loud)] == ["VTL001"]
+        assert await s.wait_diagnostics(quiet) == []
+        status = await s.command("vtlint.serverStatus")
+        assert sorted(status["projects"]) == sorted([str(tmp_path.resolve()), str((tmp_path / "quiet").resolve())])

@@ -65,6 +65,12 @@ class VtlintServer(LanguageServer):
             project.config = resolved.config
         return project, resolved.problem
 
+    def owns(self, project: Project, path: Path) -> bool:
+        """Whether `path` belongs to `project` and not to a nested one with its own config."""
+        if not path.is_relative_to(project.root):
+            return False
+        return resolve_config(path, self.folder_of(path), self.settings).config.root.resolve() == project.root
+
     def open_python(self) -> dict[Path, str]:
         """Absolute path -> uri of every open Python buffer."""
         opened = {}
@@ -95,7 +101,7 @@ class VtlintServer(LanguageServer):
             await self._lint_project(project, path)
 
     async def _lint_project(self, project: Project, trigger: Path) -> None:
-        opened = {p: u for p, u in self.open_python().items() if p.is_relative_to(project.root) or p == trigger}
+        opened = {p: u for p, u in self.open_python().items() if p == trigger or self.owns(project, p)}
         buffers = {p: self.workspace.get_text_document(u).source for p, u in opened.items()}
         too_big = {p for p, text in buffers.items() if len(text) > self.settings.max_file_chars}
         overrides = {p: t for p, t in buffers.items() if p not in too_big}
