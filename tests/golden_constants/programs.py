@@ -831,4 +831,51 @@ PROGRAMS: dict[str, str] = {
             for _ in range(2):
                 model(torch.ones(3))
     """,
+    "lr_decay_loop": """
+        import torch
+
+        @torch.compile
+        def sgd_step(w, lr):
+            return w - lr * w
+
+        def run():
+            w = torch.ones(3)
+            lr = 0.1
+            for _ in range(3):
+                w = sgd_step(w, lr)
+                lr *= 0.5
+    """,
+    "temperature_per_call": """
+        import torch
+
+        @torch.compile
+        def sample(logits, temperature):
+            return torch.softmax(logits / temperature, dim=-1)
+
+        def run():
+            logits = torch.ones(4)
+            for t in (1.0, 0.7):
+                sample(logits, t)
+    """,
+    "module_int_static_unless_unspec": """
+        import torch
+        from torch import nn
+
+        torch._dynamo.config.allow_unspec_int_on_nn_module = True
+
+        class Counter(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.step = 0
+
+            def forward(self, x):
+                self.step += 1
+                return x * self.step
+
+        def run():
+            model = torch.compile(Counter())
+            for _ in range(3):
+                model(torch.ones(3))
+            torch._dynamo.config.allow_unspec_int_on_nn_module = False
+    """,
 }

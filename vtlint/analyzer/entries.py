@@ -37,6 +37,7 @@ class Site:
     args: list[Value] = field(default_factory=list)
     kwargs: dict[str, Value] = field(default_factory=dict)
     in_loop: bool = False  # inside a for/while in the caller
+    iterations: int | None = 1  # how many times it runs, when the enclosing loops say (range(3), a literal list)
     loop_vars: frozenset[str] = frozenset()
     text: str = ""
 
@@ -99,6 +100,8 @@ class _Scanner(cst.CSTVisitor):
         self.loops: list[frozenset[str]] = []
         self.local_bindings: list[dict[str, cst.BaseExpression]] = [{}]
         self.loop_iters: dict[str, cst.BaseExpression] = {}  # loop variable -> what it iterates
+        self.loop_assigned: list[frozenset[str]] = []  # names each enclosing loop's body assigns
+        self.loop_counts: list[int | None] = []
         self.global_names: list[set[str]] = [set()]  # `global X` in each enclosing function
 
     # helpers -----------------------------------------------------------------
@@ -117,7 +120,11 @@ class _Scanner(cst.CSTVisitor):
     def site(self, node: cst.CSTNode, args: list[Value] | None = None, kwargs: dict[str, Value] | None = None) -> Site:
         line, col, _, _ = self.p.span(node)
         loop_vars = frozenset().union(*self.loops) if self.loops else frozenset()
-        return Site(self.s.display, line, col, args or [], kwargs or {}, bool(self.loops), loop_vars)
+        iterations: int | None = 1
+        for count in self.loop_counts:
+            iterations = iterations * count if iterations is not None and count is not None else None
+        return Site(self.s.display, line, col, args or [], kwargs or {}, in_loop=bool(self.loops),
+                    loop_vars=loop_vars, iterations=iterations)
 
     def enclosing_function(self) -> str | None:
         names = [n for n, k in self.stack]
@@ -138,6 +145,9 @@ class _Scanner(cst.CSTVisitor):
                 # the first iteration's value compiles; every later one fails its guard
                 first = self._first_element(self.loop_iters.get(expr.value))
                 return first.with_(ref=f"loop:{expr.value}", confidence="medium")
+            if bound is not None and any(expr.value in names for names in self.loop_assigned):
+                # reassigned on every iteration (`lr *= 0.5`): the value at the first call compiles
+                return self.value_of(bound).with_(ref=f"loop:{expr.value}", confidence="medium")
             if bound is not None:
                 return self.value_of(bound)
         if lit.kind == V.CALL and lit.ref and lit.ref.startswith("torch.") and lit.ref.split(".")[-1][:1].islower():
@@ -183,15 +193,36 @@ class _Scanner(cst.CSTVisitor):
         for name in targets:
             self.loop_iters[name] = node.iter
         self.loops.append(frozenset(targets))
+        self.loop_assigned.append(_assigned_names(node.body))
+        self.loop_counts.append(self._count(node.iter))
 
     def leave_For(self, original_node: cst.For) -> None:
         self.loops.pop()
+        self.loop_assigned.pop()
+        self.loop_counts.pop()
 
     def visit_While(self, node: cst.While) -> None:
         self.loops.append(frozenset())
+        self.loop_assigned.append(_assigned_names(node.body))
+        self.loop_counts.append(None)
 
     def leave_While(self, original_node: cst.While) -> None:
         self.loops.pop()
+        self.loop_assigned.pop()
+        self.loop_counts.pop()
+
+    def _count(self, iterable: cst.BaseExpression) -> int | None:
+        """Iterations of `for ... in range(3)` / a literal list; None when unknown."""
+        if isinstance(iterable, cst.Call) and dotted(iterable.func) == "range" and iterable.args:
+            bounds = [literal(a.value, self.s.imports) for a in iterable.args]
+            if all(b.kind == V.CONST and isinstance(b.value, int) for b in bounds):
+                try:
+                    return len(range(*[b.value for b in bounds]))
+                except (TypeError, ValueError):
+                    return None
+            return None
+        lit = literal(iterable, self.s.imports)
+        return len(lit.items) if lit.kind in (V.LIST, V.TUPLE) and lit.items is not None else None
 
     # entries -----------------------------------------------------------------
     def _decorator(self, fn: cst.FunctionDef, dec: cst.Decorator) -> None:
@@ -324,6 +355,26 @@ class _Scanner(cst.CSTVisitor):
         self.facts.mutations.append(
             Mutation(resolved, self.site(node), lit, func, self.enclosing_class(), augmented)
         )
+
+
+class _Assigned(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self.names.update(n.value for n in _names(node.target))
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self.names.update(n.value for n in _names(node.target))
+
+
+def _assigned_names(body: cst.BaseSuite) -> frozenset[str]:
+    visitor = _Assigned()
+    body.visit(visitor)
+    return frozenset(visitor.names)
 
 
 def _names(node: cst.BaseExpression) -> list[cst.Name]:

@@ -12,7 +12,7 @@ from pathlib import Path
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from vtlint.analyzer.summary import ClassSummary, FunctionSummary, ModuleSummary, summarize
+from vtlint.analyzer.summary import ClassSummary, FunctionSummary, ModuleSummary, summarize, walk_statements
 
 # Packages whose functions trace_rules decides on (graph nodes, skips): never inlined from source.
 NOT_INLINED_ROOTS = ("torch", "builtins", "typing", "functools", "itertools", "collections", "abc", "enum", "dataclasses")
@@ -79,7 +79,7 @@ def parse_with_positions(summary: ModuleSummary, text: str, module: cst.Module |
     wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
     positions = dict(wrapper.resolve(PositionProvider))
     defs = _Defs()
-    module.visit(defs)
+    walk_statements(module.body, defs)
     return Parsed(summary, module, positions, defs.functions, defs.classes)
 
 

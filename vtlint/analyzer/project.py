@@ -331,11 +331,28 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
     cls = f"{parsed.summary.module}.{spec.qualname.rpartition('.')[0]}" if "." in spec.qualname else None
     events = _walk_frame(walker, Act(parsed, spec.qualname, env, cls=cls), fn, entry, prediction)
     recompiles = predict_recompiles(project, spec, settings, events, calls, facts, entry)
+    compiles = _compiles(recompiles, calls, settings)
     for event in events:
         if event.action is Action.FRAME:
-            event.detail["compiles"] = 1 + len(recompiles)
+            # the runtime counts graphs over the whole run: every recompile traces them again
+            event.detail["graphs_per_compile"] = event.detail["graph_count"]
+            event.detail["graph_count"] *= compiles
+            event.detail["compiles"] = compiles
     prediction.events.extend(_dedupe(events + recompiles))
     _walk_callee_frames(project, settings, walker.callee_frames, prediction, depth=0)
+
+
+def _compiles(recompiles: list[Event], calls: list[Any], settings: DynamoSettings) -> int:
+    """Compiles of the entry over the run the project shows: one, plus one per predicted
+    recompile; a value that changes on every call recompiles on each call (up to the limit)."""
+    compiles = 1
+    for event in recompiles:
+        if event.detail.get("every_call"):
+            runs = sum(site.iterations for site in calls) if all(s.iterations for s in calls) and calls else None
+            compiles += (min(runs, settings.recompile_limit) - 1) if runs else settings.recompile_limit - 1
+        else:
+            compiles += 1
+    return min(compiles, settings.recompile_limit)
 
 
 def _walk_frame(walker: Walker, act: Act, fn: cst.FunctionDef, entry: str, prediction: Prediction) -> list[Event]:

@@ -174,6 +174,10 @@ def _module_attribute(spec: EntrySpec, settings: DynamoSettings, wrap: Event, pa
             continue
         in_forward = mutation.function == spec.qualname
         limit = settings.recompile_limit
+        if not wrap.detail.get("static", True):  # allow_unspec_int_on_nn_module: an int like any other
+            why, remedy, once = _consequence(Value(V.CONST, pytype="int"), settings, wrap.source or "")
+            out.append(_event(wrap, mutation.site, entry, f"assigns a new value: {why}", remedy, {"once": once}, []))
+            continue
         why = (f"{wrap.source} is an int attribute of an nn.Module, which torch.compile treats as static: "
                + (f"this assignment changes it on every call, so every call recompiles until recompile_limit "
                   f"({limit}) is hit, then Dynamo falls back to eager for this frame"

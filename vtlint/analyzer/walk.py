@@ -190,6 +190,7 @@ class Walker:
             guard = f"EQUALS_MATCH: {value.source} == {value.value!r}" if value.known else None
         if value.attrs.get("module_int") is not None:
             detail["nn_module_attribute"] = True
+            detail["static"] = bool(value.attrs.get("static"))
         self.emit(Action.WRAP, act, node, source=value.source, variable_tracker=V.CONST, guard_kind=kind, guard=guard,
                   value=_repr(value), confidence=value.confidence if value.known else "medium", detail=detail)
 
@@ -894,8 +895,8 @@ class Walker:
             value = base.attrs[name]
             source = V.attr_source(base.source, name) if value.source is None and base.source else value.source
             if is_module and value.kind == V.CONST and value.pytype == "int" and source:
-                if not self.settings.allow_unspec_int_on_nn_module:
-                    value = value.with_(attrs={"module_int": True, "static": True})
+                static = not self.settings.allow_unspec_int_on_nn_module
+                value = value.with_(attrs={"module_int": True, "static": static})
             return value.with_(source=source) if source != value.source else value
         for mod, klass in self.project.mro(summary, cls):
             if name in klass.methods:

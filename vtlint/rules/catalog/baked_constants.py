@@ -65,7 +65,7 @@ change. See VTL111 for the changes vtlint can see.
         guard = event.guard or f"{event.guard_kind} on {event.source}"
         message = (f"`{event.source}` is baked into the graph{value}: Dynamo wraps it as a "
                    f"{event.variable_tracker} and guards `{guard}`{_raw(merged)}")
-        if event.detail.get("nn_module_attribute"):
+        if event.detail.get("nn_module_attribute") and event.detail.get("static", True):
             message += "; int attributes of an nn.Module stay static (allow_unspec_int_on_nn_module=False)"
         return Finding(self.code, self.kind, self.level, event.location, message, source=event.source,
                        variable_tracker=event.variable_tracker, guard=event.guard, evidence=merged.evidence,

@@ -1,0 +1,348 @@
+"""Accuracy of vtlint's static predictions on code nobody here wrote.
+
+The corpus: the example programs shipped in the torch wheel
+(`torch/_export/db/examples/`, each with its example inputs) and real
+transformers models (small configs, random weights). The harness
+(`harness.py`) runs every case once under `torch.compile(backend="eager")` in
+ONE subprocess, through `vtlint.runtime` (TORCH_TRACE + the inline hook), so
+the runtime facts are the ones vtlint itself gathers. The static pass analyzes
+the same files with each case's `forward` as `--entry`. Both traces are joined
+on `Event.key` (DESIGN.md's join key), per kind and per construct.
+
+Only predictions for entries the run compiled are scored; the others are
+counted as "not exercised". A prediction the run exercised and did not see is
+a false alarm; an observed fact the static pass did not predict is a miss.
+
+    python benchmarks/accuracy/run.py [--json FILE] [--limit N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import re
+import shutil
+import sys
+import time
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SCRATCH = HERE.parent / ".scratch" / "accuracy"
+sys.path.insert(0, str(HERE))
+
+from models import ARCHS  # noqa: E402
+
+from vtlint.trace import Action, Event  # noqa: E402
+
+# The transformers modules a model's forward can reach besides its own package.
+TRANSFORMERS_SHARED = ("transformers/*.py", "transformers/utils", "transformers/integrations",
+                       "transformers/generation")
+
+
+# --- the corpus --------------------------------------------------------------
+
+
+def _site_package(name: str) -> Path:
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        raise SystemExit(f"{name} is not installed in this interpreter")
+    return Path(next(iter(spec.submodule_search_locations)))
+
+
+def prepare(scratch: Path) -> None:
+    """exportdb/ (verbatim copies) and transformers/ (a copy, so that the trace
+    counts its frames as project code: installed packages are not)."""
+    scratch.mkdir(parents=True, exist_ok=True)
+    (scratch / "pyproject.toml").write_text("[tool.vtlint]\n", encoding="utf-8")
+    examples = _site_package("torch") / "_export" / "db" / "examples"
+    target = scratch / "exportdb"
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir()
+    for path in sorted(examples.glob("*.py")):
+        if path.name != "__init__.py":
+            shutil.copyfile(path, target / path.name)
+    (target / "__init__.py").write_text("", encoding="utf-8")
+    source = _site_package("transformers")
+    stamp = scratch / "transformers.stamp"
+    wanted = f"{source}:{(source / '__init__.py').stat().st_mtime_ns}"
+    if not stamp.exists() or stamp.read_text(encoding="utf-8") != wanted:
+        shutil.rmtree(scratch / "transformers", ignore_errors=True)
+        shutil.copytree(source, scratch / "transformers", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        stamp.write_text(wanted, encoding="utf-8")
+
+
+def static_paths(scratch: Path) -> list[Path]:
+    paths = [scratch / "exportdb"]
+    for pattern in TRANSFORMERS_SHARED:
+        paths += sorted(scratch.glob(pattern)) if "*" in pattern else [scratch / pattern]
+    paths += sorted({(scratch / arch.path).parent for arch in ARCHS})
+    return paths
+
+
+# --- the two traces ----------------------------------------------------------
+
+
+def observe(scratch: Path, timeout: float) -> tuple[object, list[dict[str, object]]]:
+    from vtlint.runtime.step import run_step
+
+    results = scratch / "cases.jsonl"
+    results.unlink(missing_ok=True)
+    facts = run_step([sys.executable, str(HERE / "harness.py"), str(scratch), str(results)], scratch, timeout=timeout)
+    cases = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()] if results.exists() else []
+    return facts, cases
+
+
+def predict(scratch: Path, entries: list[str]) -> object:
+    from vtlint.analyzer import analyze
+    from vtlint.analyzer.files import discover
+    from vtlint.config import Config
+
+    config = Config(root=scratch, entry_points=tuple(entries))
+    files = discover(static_paths(scratch), config).files
+    return analyze(files, config, jobs=2, use_cache=True)
+
+
+# --- constructs ----------------------------------------------------------------
+
+
+# Sources whose value is a torch.nn built-in module (nn.Linear, nn.Dropout, ...), filled
+# from the observed trace before scoring: their attributes are read inside torch.nn.
+BUILTIN_MODULES: set[str] = set()
+
+
+def constant_construct(source: str) -> str:
+    """What kind of value a baked constant is, from its Source."""
+    parent = source.rpartition(".")[0]
+    if parent in BUILTIN_MODULES:
+        return "torch.nn built-in module attribute (eps, p, training)"
+    if source.startswith("G["):
+        return "global" if "." not in source and source.count("[") == 1 else "global attribute/element"
+    if source.endswith((".__name__", ".__class__", "__qualname__")):
+        return "class/type name"
+    rest = re.sub(r"^L\['\w+'\]", "", source)
+    if not rest:
+        return "argument"
+    if source.startswith("L['self']"):
+        depth = rest.count(".") + rest.count("[")
+        if "._modules[" in rest or depth > 1:
+            return "submodule attribute (self.a.b)"
+        return "module attribute (self.a)"
+    if rest.startswith("["):
+        return "argument element (x[k])"
+    return "argument attribute (x.a)"
+
+
+def inline_construct(event: Event) -> str:
+    callee = event.callee or ""
+    if ":" in callee:
+        qual = callee.rpartition(":")[2]
+        if qual.endswith(".forward"):
+            return "project module call (forward)"
+        return "project method" if "." in qual.replace(".<locals>.", "#") else "project function"
+    top = callee.split(".")[0] or "?"
+    return f"library function ({top})"
+
+
+KINDS: dict[str, tuple[Callable[[Event], bool], Callable[[Event], str]]] = {
+    "graph break": (lambda e: e.action is Action.GRAPH_BREAK, lambda e: f"{e.gb_id} {e.gb_type}"),
+    "baked constant": (lambda e: e.action is Action.WRAP and e.variable_tracker == "ConstantVariable",
+                       lambda e: constant_construct(e.source or "")),
+    "inlined call": (lambda e: e.action is Action.INLINE, inline_construct),
+    "recompile": (lambda e: e.action is Action.RECOMPILE, lambda e: e.guard_kind or "?"),
+}
+
+
+# --- scoring -------------------------------------------------------------------
+
+
+@dataclass
+class Score:
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+    unexercised: int = 0
+
+    @property
+    def precision(self) -> float | None:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else None
+
+    @property
+    def recall(self) -> float | None:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else None
+
+
+@dataclass
+class Report:
+    kinds: dict[str, Score] = field(default_factory=dict)
+    constructs: dict[tuple[str, str], Score] = field(default_factory=lambda: defaultdict(Score))
+    misses: list[tuple[str, str, Event]] = field(default_factory=list)  # (kind, construct, observed)
+    false_alarms: list[tuple[str, str, Event]] = field(default_factory=list)
+    loose: dict[str, Score] = field(default_factory=dict)  # constants joined on (entry, Source) only
+    graphs: list[tuple[str, int | None, int]] = field(default_factory=list)  # entry, predicted, observed
+
+
+def _first(events: Iterable[Event]) -> dict[tuple[object, ...], Event]:
+    out: dict[tuple[object, ...], Event] = {}
+    for event in events:
+        out.setdefault(event.key, event)
+    return out
+
+
+def score(predicted: list[Event], observed: list[Event], entries: set[str],
+          exercised: Callable[[Event], bool]) -> Report:
+    report = Report()
+    mine = [e for e in predicted if e.entry in entries]
+    seen = [e for e in observed if e.entry in entries]
+    BUILTIN_MODULES.update(e.source for e in seen if e.action is Action.WRAP and e.source
+                           and e.variable_tracker == "UnspecializedBuiltinNNModuleVariable")
+    for kind, (select, construct) in KINDS.items():
+        pred = _first(e for e in mine if select(e) and exercised(e))
+        obs = _first(e for e in seen if select(e))
+        total = report.kinds.setdefault(kind, Score())
+        total.unexercised = len({e.key for e in mine if select(e) and not exercised(e)})
+        for key, event in pred.items():
+            cell = report.constructs[(kind, construct(event))]
+            if key in obs:
+                total.tp += 1
+                cell.tp += 1
+            else:
+                total.fp += 1
+                cell.fp += 1
+                report.false_alarms.append((kind, construct(event), event))
+        for key, event in obs.items():
+            if key not in pred:
+                total.fn += 1
+                report.constructs[(kind, construct(event))].fn += 1
+                report.misses.append((kind, construct(event), event))
+    # constants on the Source alone: how many strict misses are only a location disagreement
+    select = KINDS["baked constant"][0]
+    pred_sources = {(e.entry, e.source) for e in mine if select(e) and exercised(e)}
+    obs_sources = {(e.entry, e.source) for e in seen if select(e)}
+    report.loose["baked constant"] = Score(len(pred_sources & obs_sources), len(pred_sources - obs_sources),
+                                           len(obs_sources - pred_sources))
+    frames = {e.entry: e for e in mine if e.action is Action.FRAME}
+    for event in seen:
+        if event.action is Action.FRAME:
+            frame = frames.get(event.entry)
+            predicted_count = frame.detail.get("graph_count") if frame else None
+            report.graphs.append((event.entry, predicted_count, int(event.detail.get("graph_count", 0))))
+    return report
+
+
+# --- output ----------------------------------------------------------------------
+
+
+def _pct(value: float | None) -> str:
+    return "   -" if value is None else f"{100 * value:4.0f}%"
+
+
+def _line(texts: dict[str, str], event: Event) -> str:
+    lines = texts.get(event.location.path, "").splitlines()
+    line = event.location.line
+    return lines[line - 1].strip()[:90] if 0 < line <= len(lines) else ""
+
+
+def _describe(event: Event) -> str:
+    if event.action is Action.GRAPH_BREAK:
+        return f"{event.gb_id} {event.gb_type}"
+    if event.action is Action.WRAP:
+        return f"{event.source} ({event.guard or event.guard_kind})"
+    if event.action is Action.INLINE:
+        return f"calls {event.callee}"
+    return f"{event.source} {event.guard or ''}"
+
+
+def render(report: Report, cases: list[dict[str, object]], texts: dict[str, str], elapsed: dict[str, float],
+           torch_version: str | None) -> str:
+    out = []
+    ran = [c for c in cases if not c["error"]]
+    out.append(f"cases: {len(cases)} ({len(ran)} ran, {len(cases) - len(ran)} raised), torch {torch_version}")
+    out.append("")
+    out.append(f"{'kind':<16} {'TP':>5} {'FP':>5} {'FN':>5} {'precision':>10} {'recall':>7} {'not exercised':>14}")
+    for kind, s in report.kinds.items():
+        out.append(f"{kind:<16} {s.tp:>5} {s.fp:>5} {s.fn:>5} {_pct(s.precision):>10} {_pct(s.recall):>7} "
+                   f"{s.unexercised:>14}")
+    loose = report.loose["baked constant"]
+    out.append(f"{'  (on Source)':<16} {loose.tp:>5} {loose.fp:>5} {loose.fn:>5} {_pct(loose.precision):>10} "
+               f"{_pct(loose.recall):>7}   constants joined on (entry, Source), ignoring the line")
+    same = sum(1 for _, p, o in report.graphs if p == o)
+    out.append(f"{'graph count':<16} {same}/{len(report.graphs)} entries predicted exactly")
+    out.append("")
+    out.append(f"{'kind':<16} {'construct':<44} {'TP':>5} {'FP':>5} {'FN':>5} {'prec':>6} {'recall':>6}")
+    for (kind, construct), s in sorted(report.constructs.items(), key=lambda kv: (kv[0][0], -(kv[1].fp + kv[1].fn))):
+        out.append(f"{kind:<16} {construct[:44]:<44} {s.tp:>5} {s.fp:>5} {s.fn:>5} {_pct(s.precision):>6} "
+                   f"{_pct(s.recall):>6}")
+    out.append("")
+    out.append("graph count per entry (predicted / observed):")
+    for entry, predicted, observed in sorted(report.graphs):
+        mark = "" if predicted == observed else "   <-- differs"
+        out.append(f"  {entry}: {predicted} / {observed}{mark}")
+    failed = [c for c in cases if c["error"]]
+    if failed:
+        out.append("")
+        out.append("cases that raised under torch.compile (their traced part is still scored):")
+        out += [f"  {c['name']}: {c['error']}" for c in failed]
+    for title, rows in (("misses (observed, not predicted)", report.misses),
+                        ("false alarms (predicted, exercised, not observed)", report.false_alarms)):
+        out.append("")
+        out.append(f"{title}: {len(rows)}")
+        for kind, construct, event in sorted(rows, key=lambda r: (r[0], r[1], r[2].location.path, r[2].location.line)):
+            out.append(f"  [{kind} / {construct}] {event.location.path}:{event.location.line} {_describe(event)}"
+                       f"  | {_line(texts, event)}")
+    totals = Score(*(sum(getattr(s, f) for s in report.kinds.values()) for f in ("tp", "fp", "fn", "unexercised")))
+    out.append("")
+    out.append(f"SUMMARY: precision {_pct(totals.precision).strip()}, recall {_pct(totals.recall).strip()} "
+               f"over {totals.tp + totals.fp + totals.fn} facts ({totals.tp} matched, {totals.fp} false alarms, "
+               f"{totals.fn} misses) in {len(ran)} programs; graph counts exact for {same}/{len(report.graphs)} "
+               f"entries; runtime {elapsed['runtime']:.0f} s, static {elapsed['static']:.0f} s")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--json", type=Path, help="also write the scores and every miss/false alarm as JSON")
+    parser.add_argument("--timeout", type=float, default=900.0, help="the harness's timeout in seconds")
+    parser.add_argument("--reuse-runtime", action="store_true",
+                        help="score against the runtime facts of the previous run (static side only)")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("VTLINT_CACHE_DIR", str(SCRATCH / "cache"))
+    from vtlint.runtime.step import RuntimeFacts
+
+    saved = SCRATCH / "runtime-facts.json"
+    started = time.perf_counter()
+    if args.reuse_runtime and saved.exists():
+        facts = RuntimeFacts.load(saved)
+        cases = [json.loads(line) for line in (SCRATCH / "cases.jsonl").read_text(encoding="utf-8").splitlines()]
+    else:
+        prepare(SCRATCH)
+        facts, cases = observe(SCRATCH, args.timeout)
+        facts.save(saved)  # type: ignore[attr-defined]
+    elapsed = {"runtime": time.perf_counter() - started}
+    for note in facts.notifications:  # type: ignore[attr-defined]
+        print(f"runtime: {note.message.splitlines()[0]}", file=sys.stderr)
+    entries = sorted({str(c["entry"]) for c in cases if c["entry"]})
+    started = time.perf_counter()
+    prediction = predict(SCRATCH, entries)
+    elapsed["static"] = time.perf_counter() - started
+    report = score(prediction.events, facts.events, set(entries), facts.exercised)  # type: ignore[attr-defined]
+    print(render(report, cases, prediction.texts, elapsed, facts.torch_version))  # type: ignore[attr-defined]
+    if args.json:
+        args.json.write_text(json.dumps({
+            "torch_version": facts.torch_version,  # type: ignore[attr-defined]
+            "cases": cases,
+            "kinds": {k: vars(s) for k, s in report.kinds.items()},
+            "constructs": [{"kind": k, "construct": c, **vars(s)} for (k, c), s in report.constructs.items()],
+            "graphs": report.graphs,
+            "misses": [{"kind": k, "construct": c, **e.to_dict()} for k, c, e in report.misses],
+            "false_alarms": [{"kind": k, "construct": c, **e.to_dict()} for k, c, e in report.false_alarms],
+        }, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
