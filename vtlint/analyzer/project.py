@@ -267,7 +267,7 @@ def _configured_entries(project: Project, config: Config, prediction: Prediction
         is_method = "." in qual and qual.rpartition(".")[0] in summary.classes
         specs.append(EntrySpec(summary.display, qual, "--entry", {}, line, via_module=is_method))
     if "forward" in config.assume_compiled:
-        for display, summary in project.summaries.items():
+        for display, summary in list(project.summaries.items()):  # is_nn_module may load library modules
             if display not in prediction.texts:
                 continue
             for qual, cls in summary.classes.items():
