@@ -94,7 +94,7 @@ def _split(facts: TraceFacts, observed: Observed, names: list[str], errors: dict
     out = {}
     for name in names:
         display = f"{name}.py"
-        events = [e for e in observed.events if e.location.path == display or e.entry.startswith(f"{display}:")]
+        events = [e for e in observed.events if e.location.path == display]  # by file, as predict() groups
         compiles = [c for c in facts.compiles if c.co_filename and Path(c.co_filename).name == display]
         coverage = {k: v for k, v in observed.coverage.items() if k.startswith(f"{display}:")}
         out[name] = Observation(name, events, compiles, errors.get(name), list(observed.problems), coverage)

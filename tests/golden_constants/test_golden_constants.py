@@ -14,12 +14,7 @@ from vtlint.trace import Event
 pytestmark = pytest.mark.torch
 
 # Known divergences between the static model and torch, each with its reason.
-DIVERGENCES: dict[str, str] = {
-    "shared_helpers": (
-        "Dynamo guards the other module's global as EQUALS_MATCH: G['__import_shared_helpers'].FACTOR == 3 "
-        "(checked with TORCH_LOGS=guards), but the runtime parser drops every G['__import_*'] source as internal"
-    ),
-}
+DIVERGENCES: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module")

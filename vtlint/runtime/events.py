@@ -36,7 +36,8 @@ _CONSTANT_TYPES = {"int", "float", "bool", "str", "NoneType", "complex", "bytes"
 _CONTAINERS = {"list": "ListVariable", "tuple": "TupleVariable", "dict": "ConstDictVariable",
                "collections.OrderedDict": "ConstDictVariable", "set": "SetVariable", "range": "RangeVariable"}
 _TENSORS = {"torch.Tensor", "torch.nn.parameter.Parameter", "torch.nn.parameter.Buffer"}
-_INTERNAL = ("__builtins_dict__", "__import_", "___check", "__closure__")
+_INTERNAL = ("__builtins_dict__", "___check", "__closure__")
+_IMPORTED = "G['__import_"  # a global of another module, read through Dynamo's alias of that module
 _INSTALLED = {"site-packages", "dist-packages"}  # a virtualenv inside the project is not project code
 
 
@@ -153,8 +154,6 @@ def variable_tracker_for(guard: Guard, kinds: set[str]) -> str:
         return "UnspecializedBuiltinNNModuleVariable" if type_name.startswith("torch.nn.") else "UnspecializedNNModuleVariable"
     if type_name == "type":
         return "UserDefinedClassVariable"
-    if type_name == "module":
-        return "PythonModuleVariable"
     return "UserDefinedObjectVariable"
 
 
@@ -353,10 +352,13 @@ class _Converter:
     def wraps(self, compile: Compile, entry: str, frame: str) -> list[Event]:
         groups: dict[str, list[Guard]] = {}
         for guard in compile.guards:
-            if guard.source and guard.source.endswith(".__code__"):
-                continue  # a function's identity guard: the call is reported as an INLINE
-            if guard.kind in _VALUE_GUARDS and _user_source(normalize_source(guard.source or "")):
-                groups.setdefault(guard.source or "", []).append(guard)
+            if (guard.source or "").endswith(".__code__") or guard.type_name == "module":
+                continue  # identity of a function (reported as an INLINE) or of a module
+            if guard.kind not in _VALUE_GUARDS or not _user_source(normalize_source(guard.source or "")):
+                continue
+            if (guard.source or "").startswith(_IMPORTED) and not self.project_module(guard.source or ""):
+                continue  # a global of a library module (torch's own nn.Module hooks, ...)
+            groups.setdefault(guard.source or "", []).append(guard)
         kernels = [k for out in compile.output_code for k in out.kernels]
         events = []
         for raw, guards in groups.items():
@@ -376,6 +378,20 @@ class _Converter:
                         **({"hint": best.hint} if best.hint else {})},
             ))
         return events
+
+    def project_module(self, source: str) -> bool:
+        """`G['__import_pkg_dot_mod'].X`: whether pkg.mod is a module of the project."""
+        match = re.match(r"G\['__import_(\w+?)'\]", source)
+        if not match:
+            return False
+        parts = match[1].split("_dot_")
+        for rel in (Path(*parts).with_suffix(".py"), Path(*parts, "__init__.py")):
+            for base in (self.files.root, self.files.root / "src"):
+                if (base / rel).is_file():
+                    return True
+            if any(k.endswith(os.sep + str(rel)) for k in self.files.known):
+                return True
+        return False
 
     def guard_location(self, guard: Guard, compile: Compile) -> Location | None:
         filename = self.files.resolve_tail(guard.user_file, prefer=compile.co_filename)
