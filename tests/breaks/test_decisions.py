@@ -144,3 +144,12 @@ def test_instance_type_leads_methods_to_their_decisions() -> None:
     assert breaks.decide_function(f"{sched}.step", S).gb_id == "GB0008"
     assert breaks.instance_type("torch.sin") is None
     assert breaks.instance_type("math.pi") is None
+
+
+def test_measured_calls_win_over_the_classification() -> None:
+    # json.dumps is pure Python (inlined by default) but breaks inside the encoder
+    decision = breaks.decide_function("json.dumps", S)
+    assert (decision.action, decision.gb_id) == ("graph-break", "GB0156")
+    assert decision.reason.startswith("measured:")
+    assert breaks.decide_function("os.path.exists", S).gb_id == "GB0007"
+    assert breaks.decide_function("copy.deepcopy", S).action == "inline"

@@ -99,3 +99,7 @@ def test_build_reads_the_installed_torch(cache: Path) -> None:
     assert data["callables"]["warnings"]["names"]["warn"][0] == "SkipFunctionVariable"
     assert data["registry"]["GB0170"]["gb_type"] == "Data-dependent branching"
     assert "item" in data["tensor_methods"]
+    probed = data["probed_calls"]
+    assert probed["time.time"] == "GB0007" and probed["logging.Logger.info"] == "GB0291"
+    assert probed["json.dumps"] == "GB0156"  # inlined, then breaks inside the json encoder
+    assert probed["copy.deepcopy"] is None and probed["inspect.signature"] is None

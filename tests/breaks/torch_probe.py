@@ -53,8 +53,12 @@ for name, path in json.loads(sys.argv[1]).items():
         if gb_type.startswith("Encountered graph break when attempting"):
             i = lines.index(reason)
             gb_type = next((l.strip() for l in lines[i + 1:] if l.strip()), gb_type)
-        if at and at.group(1) == path:
-            result["breaks"].append({"line": int(at.group(2)), "gb_id": f"GB{link.group(1)}" if link else None, "gb_type": gb_type})
+        line = int(at.group(2)) if at and at.group(1) == path else None
+        if line is None:  # a break inside library code: the innermost line of the program in the traceback
+            frames = re.findall(r'File "' + re.escape(path) + r'", line (\d+)', text)
+            line = int(frames[-1]) if frames else None
+        if line is not None:
+            result["breaks"].append({"line": line, "gb_id": f"GB{link.group(1)}" if link else None, "gb_type": gb_type})
     result["graphs"] = counters["stats"]["unique_graphs"]
     out[name] = result
 print("\n@@RESULT@@" + json.dumps(out))

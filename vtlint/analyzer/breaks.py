@@ -129,6 +129,7 @@ class _Index:
     tops: dict[str, frozenset[str]]  # builtin_inline_when_called, builtin_skiplist, thirdparty_skiplist, c_modules
     unittest_skipped: bool
     tensor_methods: frozenset[str]
+    probed: dict[str, str | None]  # qualname -> GB id of the break measured by the build, None: no break
 
 
 @cache
@@ -146,6 +147,7 @@ def _index() -> _Index:
                                               "c_modules")},
         unittest_skipped=bool(mods.get("unittest_skipped", True)),
         tensor_methods=frozenset(data["tensor_methods"]),
+        probed=dict(data.get("probed_calls", {})),
     )
 
 
@@ -266,6 +268,28 @@ def decide_function(qualname: str, settings: DynamoSettings, *, defined_in: str 
     qualname = _library_name(qualname.strip())
     if "." not in qualname or qualname.startswith("builtins."):
         return decide_builtin(qualname, settings, tensor_args=tensor_args)
+    decision = _decide_function(qualname, settings, defined_in, tensor_args)
+    probed = _index().probed
+    if tensor_args or qualname not in probed:
+        return decision
+    return _as_measured(qualname, decision, probed[qualname])
+
+
+def _as_measured(qualname: str, decision: Decision, gb_id: str | None) -> Decision:
+    """The build compiled a call of `qualname` with the installed torch: its outcome wins."""
+    if gb_id is None:
+        if not decision.breaks:
+            return decision
+        return Decision(INLINE, "UserFunctionVariable", reason=f"measured: `{qualname}` is traced without a graph break")
+    if decision.breaks and decision.gb_id == gb_id:
+        return decision
+    entry = registry().get(gb_id)
+    gb_type = entry.gb_type if entry else gb_id
+    vt = decision.variable_tracker if decision.breaks else "UserFunctionVariable"
+    return _break(gb_type, vt, f"measured: calling `{qualname}` in compiled code breaks the graph inside it ({gb_type})")
+
+
+def _decide_function(qualname: str, settings: DynamoSettings, defined_in: str | None, tensor_args: bool) -> Decision:
     if tensor_args and qualname.startswith("math."):
         if settings.capture_scalar_outputs:
             return Decision(GRAPH_NODE, "TorchInGraphFunctionVariable", reason=f"`{qualname}` of an unbacked symbol")

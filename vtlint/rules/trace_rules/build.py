@@ -26,6 +26,7 @@ import logging
 import re
 import sys
 import types
+import warnings
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,145 @@ THIRDPARTY_MODULES = (
 )
 # Logger methods Dynamo special-cases (LoggingLoggerVariable).
 LOGGER_METHODS = ("debug", "info", "warning", "warn", "error", "exception", "critical", "log")
+
+
+# Calls whose fate only a trace shows: a library function Dynamo inlines until it
+# reaches something it cannot trace (json.dumps, os.path.exists), or one with its own
+# handler. Each is compiled alone (backend="eager") with constant, side-effect-free
+# arguments; the snapshot records the registry type of the break, or that none happens.
+PROBED_CALLS = {
+    "json.dumps": "json.dumps({'a': 1})",
+    "json.loads": "json.loads('{\"a\": 1}')",
+    "os.path.exists": "os.path.exists('/nonexistent-vtlint-probe')",
+    "os.path.isfile": "os.path.isfile('/nonexistent-vtlint-probe')",
+    "os.path.isdir": "os.path.isdir('/nonexistent-vtlint-probe')",
+    "os.path.join": "os.path.join('a', 'b')",
+    "os.getcwd": "os.getcwd()",
+    "os.listdir": "os.listdir('.')",
+    "os.getenv": "os.getenv('HOME')",
+    "os.environ.get": "os.environ.get('HOME')",
+    "glob.glob": "glob.glob('/nonexistent-vtlint-probe/*')",
+    "uuid.uuid4": "uuid.uuid4()",
+    "io.StringIO": "io.StringIO('a')",
+    "io.BytesIO": "io.BytesIO(b'a')",
+    "datetime.datetime.now": "datetime.datetime.now()",
+    "datetime.date.today": "datetime.date.today()",
+    "time.time": "time.time()",
+    "time.perf_counter": "time.perf_counter()",
+    "time.monotonic": "time.monotonic()",
+    "time.sleep": "time.sleep(0)",
+    "time.strftime": "time.strftime('%Y')",
+    "platform.system": "platform.system()",
+    "sys.getsizeof": "sys.getsizeof(1)",
+    "socket.gethostname": "socket.gethostname()",
+    "pickle.dumps": "pickle.dumps(1)",
+    "copy.deepcopy": "copy.deepcopy({'a': 1})",
+    "copy.copy": "copy.copy([1])",
+    "inspect.signature": "inspect.signature(json.dumps)",
+    "traceback.format_stack": "traceback.format_stack()",
+    "pprint.pformat": "pprint.pformat({'a': 1})",
+    "logging.Logger.info": "_LOG.info('x')",  # a module-level logger, as programs keep them
+    "logging.Logger.warning": "_LOG.warning('x')",
+    "warnings.warn": "warnings.warn('x')",
+    "random.random": "random.random()",
+    "random.randint": "random.randint(0, 3)",
+    "random.uniform": "random.uniform(0, 1)",
+    "random.gauss": "random.gauss(0, 1)",
+    "random.choice": "random.choice([1, 2])",
+    "random.shuffle": "random.shuffle([1, 2])",
+    "random.seed": "random.seed(0)",
+    "math.sqrt": "math.sqrt(2.0)",
+    "math.floor": "math.floor(2.5)",
+    "operator.add": "operator.add(1, 2)",
+    "functools.reduce": "functools.reduce(operator.add, [1, 2])",
+    "collections.OrderedDict": "collections.OrderedDict(a=1)",
+    "collections.defaultdict": "collections.defaultdict(list)",
+    "collections.Counter": "collections.Counter([1, 1])",
+    "re.compile": "re.compile('a')",
+    "re.match": "re.match('a', 'a')",
+    "struct.pack": "struct.pack('i', 1)",
+    "hashlib.md5": "hashlib.md5(b'a')",
+    "zlib.crc32": "zlib.crc32(b'a')",
+    "base64.b64encode": "base64.b64encode(b'a')",
+    "heapq.heappush": "heapq.heappush([], 1)",
+    "bisect.bisect": "bisect.bisect([1, 2], 1)",
+    "statistics.mean": "statistics.mean([1, 2])",
+    "textwrap.dedent": "textwrap.dedent(' a')",
+    "tempfile.gettempdir": "tempfile.gettempdir()",
+    "threading.get_ident": "threading.get_ident()",
+    "threading.current_thread": "threading.current_thread()",
+    "numpy.random.seed": "numpy.random.seed(0)",
+    "numpy.random.rand": "numpy.random.rand()",
+    "numpy.array": "numpy.array([1.0, 2.0])",
+    "scipy.special.erf": "scipy.special.erf(0.5)",
+    "tqdm.tqdm": "tqdm.tqdm(total=1, disable=True)",
+    "torch.manual_seed": "torch.manual_seed(0)",
+    "torch.get_rng_state": "torch.get_rng_state()",
+    "torch.Generator": "torch.Generator()",
+    "torch.cuda.is_available": "torch.cuda.is_available()",
+    "torch.distributed.is_initialized": "torch.distributed.is_initialized()",
+    "torch.nn.Parameter": "torch.nn.Parameter(torch.ones(1))",
+    "torch._dynamo.graph_break": "torch._dynamo.graph_break()",
+}
+_GB_LINK = re.compile(r"gb/gb(\d+)\.html")
+
+
+def probe_calls() -> dict[str, str | None]:
+    """qualified name -> the GB id of the first break when calling it in compiled
+    code, or None when it traces without a break. Names whose module is not
+    installed are left out."""
+    import torch
+    import torch._dynamo
+
+    records: list[str] = []
+
+    class Capture(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record.getMessage())
+
+    logging.disable(logging.NOTSET)  # build() silenced logging; the breaks are logged at DEBUG
+    torch._logging.set_logs(graph_breaks=True)
+    log = logging.getLogger("torch._dynamo.symbolic_convert.__graph_breaks")
+    for handler in list(log.handlers):
+        log.removeHandler(handler)
+    log.addHandler(Capture())
+    log.propagate = False
+    out: dict[str, str | None] = {}
+    for name, expr in PROBED_CALLS.items():
+        namespace = _probe_namespace(expr)
+        if namespace is None:
+            continue
+        exec(compile(f"def f(x):\n    r = {expr}\n    return x + 1\n", f"<vtlint-probe {name}>", "exec"), namespace)
+        records.clear()
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                torch.compile(namespace["f"], backend="eager")(torch.ones(2))
+        except Exception:  # the eager call itself failed: nothing to learn
+            continue
+        links = [m.group(1) for m in map(_GB_LINK.search, records) if m]
+        out[name] = f"GB{links[0]}" if links else None
+    torch._logging.set_logs()
+    logging.disable(logging.WARNING)
+    return out
+
+
+def _probe_namespace(expr: str) -> dict[str, Any] | None:
+    namespace: dict[str, Any] = {"_LOG": logging.getLogger("vtlint.probe")}
+    for module in ("collections", "copy", "datetime", "functools", "glob", "hashlib", "heapq", "inspect", "io",
+                   "json", "logging", "math", "operator", "os", "pickle", "platform", "pprint", "random", "re",
+                   "socket", "statistics", "struct", "sys", "tempfile", "textwrap", "threading", "time",
+                   "traceback", "uuid", "warnings", "zlib", "base64", "bisect", "torch", "numpy", "scipy", "tqdm"):
+        if re.search(rf"\b{module}\.", expr):
+            try:
+                namespace[module] = importlib.import_module(module)
+                if module == "scipy":
+                    importlib.import_module("scipy.special")
+                if module == "torch":
+                    importlib.import_module("torch.distributed")
+            except ImportError:
+                return None
+    return namespace
 
 
 def _class_name(rule: Any) -> str | None:
@@ -243,6 +383,7 @@ def build() -> dict[str, Any]:
         "modules": module_lists(),
         "callables": measure_callables(STDLIB_MODULES + THIRDPARTY_MODULES),
         "tensor_methods": tensor_methods(),
+        "probed_calls": probe_calls(),
         "registry": registry(),
     }
 

@@ -22,7 +22,7 @@ import platformdirs
 
 from vtlint.findings import Level, Notification
 
-SCHEMA = 2  # bump when the snapshot format or the measurements change
+SCHEMA = 3  # bump when the snapshot format or the measurements change
 SHIPPED_DIR = Path(__file__).parent / "snapshots"
 BUILD_TIMEOUT_S = 300.0
 
