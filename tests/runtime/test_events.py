@@ -81,6 +81,9 @@ def test_graph_breaks_and_frames(trace_fixture):
     }
     item = next(e for e in _by(observed, Action.GRAPH_BREAK) if e.gb_id == "GB0124")
     assert item.detail["resume"] == "torch_dynamo_resume_in_scaled_loss_at_23" and item.entry == "examples/pitfalls.py:scaled_loss"
+    stack = next(e for e in _by(observed, Action.WRAP) if e.source == "L['___stack0']")
+    assert stack.frame == "torch_dynamo_resume_in_scaled_loss_at_23" and stack.variable_tracker == "ConstantVariable"
+    assert stack.detail["stack_value"].startswith("computed eagerly at line 23 before the graph break: `value = loss.item()")
     frames = {e.entry: e.detail for e in _by(observed, Action.FRAME)}
     assert frames["examples/seed.py:f"]["compiles"] == 3
     assert frames["examples/pitfalls.py:noisy"]["graph_count"] == 2

@@ -7,6 +7,7 @@ of each compiled code object from its `co_name` and `co_firstlineno`."""
 from __future__ import annotations
 
 import ast
+import linecache
 import os
 import re
 from collections.abc import Iterable
@@ -368,6 +369,7 @@ class _Converter:
             where = self.guard_location(best, compile) or self.entry_location(compile, entry)
             value = guard_value(best)
             immediate = {"kernel_immediate": literal_in_kernels(value, kernels)} if kernels and value else {}
+            immediate.update(self.stack_value(source, frame, compile))
             events.append(Event(
                 action=Action.WRAP, location=where, entry=entry, frame=frame, source=source,
                 variable_tracker=variable_tracker_for(best, kinds), guard_kind=best.kind,
@@ -392,6 +394,16 @@ class _Converter:
             if any(k.endswith(os.sep + str(rel)) for k in self.files.known):
                 return True
         return False
+
+    def stack_value(self, source: str, frame: str, compile: Compile) -> dict[str, str]:
+        """A resume frame's `L['___stack0']` is a value the code before the break
+        computed eagerly (an `.item()` result): say which line computed it."""
+        resume = RESUME.match(frame)
+        if not resume or not source.startswith("L['___stack") or not compile.co_filename:
+            return {}
+        line = int(resume["line"])
+        text = linecache.getline(compile.co_filename, line).strip()
+        return {"stack_value": f"computed eagerly at line {line} before the graph break" + (f": `{text}`" if text else "")}
 
     def guard_location(self, guard: Guard, compile: Compile) -> Location | None:
         filename = self.files.resolve_tail(guard.user_file, prefer=compile.co_filename)
