@@ -170,3 +170,21 @@ def test_graph_break_without_registry_ids():
     assert (gb.filename, gb.line, gb.gb_id) == ("/p/a.py", 7, None)
     assert gb.gb_type == "Unsupported: builtin: print [ConstantVariable] False"
     assert [f.name for f in gb.user_stack] == ["f"]
+
+
+def test_triton_output_code_kernels():
+    from vtlint.runtime.structured_trace import parse_output_code
+
+    code = (
+        "# kernel path: /tmp/torchinductor/ab/cabc.py\n"
+        "triton_poi_fused_add_mul_sin_0 = async_compile.triton('triton_poi_fused_add_mul_sin_0', '''\n"
+        "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+        "def triton_poi_fused_add_mul_sin_0(in_ptr0, out_ptr0, xnumel, XBLOCK : tl.constexpr):\n"
+        "    tmp1 = 3.0\n    tmp5 = 7.5\n''', device_str='cuda')\n\n\n"
+        "triton_red_fused_sum_1 = async_compile.triton('triton_red_fused_sum_1', '''\n"
+        "@triton.jit\ndef triton_red_fused_sum_1(in_ptr0, out_ptr0, xnumel, r0_numel):\n    pass\n''', device_str='cuda')\n"
+    )
+    out = parse_output_code(code, "0/0")
+    assert [(k.name, k.kind) for k in out.kernels] == [
+        ("triton_poi_fused_add_mul_sin_0", "triton"), ("triton_red_fused_sum_1", "triton")]
+    assert literal_in_kernels("3", out.kernels) and literal_in_kernels("7.5", out.kernels)
