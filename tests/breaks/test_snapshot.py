@@ -43,6 +43,16 @@ def test_cached_snapshot_is_read_for_its_torch_version(cache: Path, monkeypatch:
     assert elapsed < 0.5, f"loading the snapshot took {elapsed:.3f} s"
 
 
+def test_the_shipped_snapshot_serves_its_own_torch_release_without_a_build(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = _shipped_data()["torch_version"].split("+")[0]
+    monkeypatch.setattr(snapshot, "installed_torch_version", lambda: f"{release}+cu999")
+    monkeypatch.setattr(snapshot, "build", lambda version: pytest.fail("built a snapshot torch already ships"))
+    snap = snapshot.load()
+    assert (snap.origin, snap.notifications) == ("shipped", ())
+
+
 def test_stale_or_missing_cache_falls_back_with_a_notification(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = snapshot.cache_path("9.9.9")
     target.parent.mkdir(parents=True)

@@ -117,6 +117,9 @@ def load(*, allow_build: bool = True) -> Snapshot:
     data = _read(cached)
     if data is not None and data.get("torch_version") == version:
         return Snapshot(data, "cache", cached)
+    shipped = _shipped_for(version)
+    if shipped is not None:  # built from this very torch release: nothing to build
+        return shipped
     why = "not built yet (run `vtlint rules --refresh`)"
     failed = _failure_path(version)
     if failed.is_file():  # a build that failed once is not retried on every run; --refresh retries it
@@ -133,6 +136,19 @@ def load(*, allow_build: bool = True) -> Snapshot:
         f"the snapshot shipped with vtlint (torch {_shipped_version()}).",
         Level.WARNING,
     )])
+
+
+def _release(version: str) -> str:
+    """`2.13.0+cpu` -> `2.13.0`: local builds of one release share its trace_rules."""
+    return version.split("+")[0]
+
+
+def _shipped_for(version: str) -> Snapshot | None:
+    path = SHIPPED_DIR / f"torch-{_release(version)}.json"
+    data = _read(path) if path.is_file() else None
+    if data is None or _release(str(data.get("torch_version"))) != _release(version):
+        return None
+    return Snapshot(data, "shipped", path)
 
 
 def _failure_path(torch_version: str) -> Path:
