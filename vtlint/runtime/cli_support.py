@@ -33,7 +33,8 @@ def request_from(config: Config, *, runtime: bool, command: str | None, timeout:
     """`--runtime` runs `[tool.vtlint.runtime] command`; `--runtime-command CMD`
     runs CMD instead; `--runtime-facts FILE` merges facts saved by `vtlint trace`."""
     if facts_file is not None and (runtime or command):
-        raise RuntimeUsageError("--runtime-facts merges saved facts; it cannot be combined with --runtime/--runtime-command")
+        raise RuntimeUsageError("--runtime-facts merges saved facts; "
+                                "it cannot be combined with --runtime/--runtime-command")
     if probe and not (runtime or command):
         raise RuntimeUsageError("--probe needs a runtime step: add --runtime or --runtime-command")
     if facts_file is not None:

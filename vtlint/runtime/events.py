@@ -33,7 +33,8 @@ RESUME = re.compile(r"^torch_dynamo_resume_in_(?P<name>\w+?)_at_(?P<line>\d+)$")
 # membership, global state) are bookkeeping around them.
 _VALUE_GUARDS = ("EQUALS_MATCH", "TRUE_MATCH", "FALSE_MATCH", "NONE_MATCH", "CONSTANT_MATCH", "LENGTH_CHECK",
                  "TENSOR_MATCH", "ID_MATCH", "TYPE_MATCH", "DICT_KEYS_MATCH", "DICT_VERSION")
-_CONSTANT_TYPES = {"int", "float", "bool", "str", "NoneType", "complex", "bytes", "ellipsis", "torch.dtype", "torch.device"}
+_CONSTANT_TYPES = {"int", "float", "bool", "str", "NoneType", "complex", "bytes", "ellipsis",
+                   "torch.dtype", "torch.device"}
 _CONTAINERS = {"list": "ListVariable", "tuple": "TupleVariable", "dict": "ConstDictVariable",
                "collections.OrderedDict": "ConstDictVariable", "set": "SetVariable", "range": "RangeVariable"}
 _TENSORS = {"torch.Tensor", "torch.nn.parameter.Parameter", "torch.nn.parameter.Buffer"}
@@ -152,7 +153,8 @@ def variable_tracker_for(guard: Guard, kinds: set[str]) -> str:
     if type_name in _CONTAINERS:
         return _CONTAINERS[type_name]
     if guard.module_like or type_name.startswith("torch.nn.modules."):
-        return "UnspecializedBuiltinNNModuleVariable" if type_name.startswith("torch.nn.") else "UnspecializedNNModuleVariable"
+        builtin = type_name.startswith("torch.nn.")
+        return "UnspecializedBuiltinNNModuleVariable" if builtin else "UnspecializedNNModuleVariable"
     if type_name == "type":
         return "UserDefinedClassVariable"
     return "UserDefinedObjectVariable"
@@ -326,7 +328,11 @@ class _Converter:
 
     def entry_of(self, compile: Compile) -> tuple[str, str] | None:
         """(entry, code name) of a compile in the project, or None."""
-        filename, name = compile.co_filename, compile.co_name
+        return self.entry_for_code(compile.co_filename, compile.co_name, compile.co_firstlineno)
+
+    def entry_for_code(self, filename: str | None, name: str | None, firstlineno: int | None) -> tuple[str, str] | None:
+        """The entry a code object belongs to: itself, or for a resume function
+        (`torch_dynamo_resume_in_f_at_9`) the function `f` it resumes."""
         display = self.files.display(filename)
         if display is None or not name or filename is None:
             return None
@@ -335,7 +341,7 @@ class _Converter:
             found = self.files.enclosing(filename, resume["name"], int(resume["line"]))
             qual = found.qualname if found else resume["name"]
         else:
-            qual = self.files.qualname(filename, name, compile.co_firstlineno) or name
+            qual = self.files.qualname(filename, name, firstlineno) or name
         return f"{display}:{qual}", name
 
     def location(self, filename: str | None, line: int | None) -> Location | None:
@@ -403,7 +409,8 @@ class _Converter:
             return {}
         line = int(resume["line"])
         text = linecache.getline(compile.co_filename, line).strip()
-        return {"stack_value": f"computed eagerly at line {line} before the graph break" + (f": `{text}`" if text else "")}
+        where = f"computed eagerly at line {line} before the graph break"
+        return {"stack_value": f"{where}: `{text}`" if text else where}
 
     def guard_location(self, guard: Guard, compile: Compile) -> Location | None:
         filename = self.files.resolve_tail(guard.user_file, prefer=compile.co_filename)
@@ -468,10 +475,11 @@ class _Converter:
             return None
         names = [f.name for f in gb.user_stack]
         start = max((i for i, n in enumerate(names) if n == compile.co_name), default=0)
-        chain_frames = [f for f in gb.user_stack[start:-1] if self.files.display(f.filename)]
+        frames = gb.user_stack[start:]
         chain = tuple(
-            Related(Location(self.files.display(f.filename) or "", f.line), f"calls {nxt.name}() here ({f.code})" if f.code else f"calls {nxt.name}() here")
-            for f, nxt in zip(chain_frames, gb.user_stack[start + 1:])
+            Related(Location(display, f.line), f"calls {nxt.name}() here" + (f" ({f.code})" if f.code else ""))
+            for f, nxt in zip(frames, frames[1:])
+            if (display := self.files.display(f.filename))
         )
         in_loop = gb.gb_id == "GB7000" or any(gb_id == "GB7000" for _, gb_id in gb.also)
         sites = {(f.name, f.line) for f in gb.user_stack[start:]}
@@ -494,19 +502,16 @@ class _Converter:
 
     def inline(self, call: InlineCall) -> Event | None:
         where = self.location(call.caller_file, call.caller_line)
-        if where is None or not call.root_file or not call.root_name:
-            return None
-        root = Compile("", 0, 0, 0, co_name=call.root_name, co_filename=call.root_file, co_firstlineno=call.root_firstlineno)
-        owner = self.entry_of(root)
-        if owner is None:
+        owner = self.entry_for_code(call.root_file, call.root_name, call.root_firstlineno)
+        if where is None or owner is None:
             return None
         callee_display = self.files.display(call.callee_file)
         if callee_display:
-            qual = self.files.qualname(call.callee_file, call.callee_name, call.callee_firstlineno) or call.callee_qualname
-            callee = f"{callee_display}:{qual}"
+            qual = self.files.qualname(call.callee_file, call.callee_name, call.callee_firstlineno)
+            callee = f"{callee_display}:{qual or call.callee_qualname}"
         else:
             callee = ".".join(p for p in (call.callee_module, call.callee_qualname) if p)
-        return Event(action=Action.INLINE, location=where, entry=owner[0], frame=call.root_name,
+        return Event(action=Action.INLINE, location=where, entry=owner[0], frame=owner[1],
                      variable_tracker="UserFunctionVariable", callee=callee,
                      detail={"compile_id": call.compile_id, "caller": call.caller_function})
 

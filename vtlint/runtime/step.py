@@ -185,8 +185,10 @@ def facts_from_trace(trace_dir: Path, root: Path, run: HarnessRun | None = None)
             return RuntimeFacts(notifications=notes, torch_version=parsed.torch_version, root=str(root),
                                 harness=run.to_dict() if run else {})
     if parsed.problems:
-        shown = "; ".join(parsed.problems[:3]) + (f" (and {len(parsed.problems) - 3} more)" if len(parsed.problems) > 3 else "")
-        notes.append(_fault(f"the structured trace is damaged or cut off: {shown}; the intact entries are still reported"))
+        more = len(parsed.problems) - 3
+        shown = "; ".join(parsed.problems[:3]) + (f" (and {more} more)" if more > 0 else "")
+        notes.append(_fault(f"the structured trace is damaged or cut off: {shown}; "
+                            "the intact entries are still reported"))
     if run is not None and run.not_started is None and not parsed.logs:
         notes.append(_fault("the harness wrote no structured trace: it never ran torch.compile "
                             "(or torch was not imported in the processes it started)"))

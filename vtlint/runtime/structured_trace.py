@@ -238,7 +238,10 @@ def _records(path: Path, problems: list[str]) -> Iterator[_Record]:
 # --- guard trees -----------------------------------------------------------
 
 _TREE_LINE = re.compile(r"^(?P<indent>(?:\| )*)\+- (?P<body>.*)$")
-_MANAGER = re.compile(r"^\w*GuardManager: source=(?P<source>.*?), accessed_by=.*?(?:, type=<class '(?P<type>[^']*)'>)?(?:, tag_safe=.*)?$")
+_MANAGER = re.compile(
+    r"^\w*GuardManager: source=(?P<source>.*?), accessed_by=.*?(?:, type=<class '(?P<type>[^']*)'>)?(?:, tag_safe=.*)?$"
+)
+_MODULE_CHILDREN = ("._modules", "._parameters", "._buffers", ".__dict__['_modules']", ".__dict__['_parameters']")
 _LEAF = re.compile(r"^(?P<kind>[A-Z][A-Z0-9_]+): (?P<rest>.*)$")
 _WHERE = re.compile(r"  # (?P<file>[^#]*?):(?P<line>\d+) in (?P<func>[\w<>.]+)(?: \(HINT: (?P<hint>.*)\))?$")
 
@@ -259,7 +262,7 @@ def _split_verbose(rest: str) -> tuple[str, str | None, int | None, str | None, 
 def parse_guard_tree(text: str) -> list[Guard]:
     """The leaves of a `dynamo_cpp_guards_str` tree, each with its manager's source and type."""
     managers: list[tuple[int, str | None, str | None]] = []  # (depth, source, type)
-    raw: list[tuple[str, str, str | None, str | None, tuple[Any, ...]]] = []
+    leaves: list[tuple[str, str | None, str | None, str]] = []  # (kind, source, type, rest of the line)
     module_sources: set[str] = set()
     for line in text.splitlines():
         match = _TREE_LINE.match(line)
@@ -272,7 +275,7 @@ def parse_guard_tree(text: str) -> list[Guard]:
                 managers.pop()
             source = manager["source"]
             managers.append((depth, source, manager["type"]))
-            for suffix in ("._modules", "._parameters", "._buffers", ".__dict__['_modules']", ".__dict__['_parameters']"):
+            for suffix in _MODULE_CHILDREN:
                 if source.endswith(suffix):
                     module_sources.add(source[: -len(suffix)])
             continue
@@ -282,10 +285,11 @@ def parse_guard_tree(text: str) -> list[Guard]:
         while managers and managers[-1][0] >= depth:
             managers.pop()
         _, source, type_name = managers[-1] if managers else (0, None, None)
-        raw.append((leaf["kind"], source or "", type_name, None, _split_verbose(leaf["rest"])))
+        leaves.append((leaf["kind"], source, type_name, leaf["rest"]))
     guards = []
-    for kind, source, type_name, _, (code, file, line, func, user_code, hint) in raw:
-        guards.append(Guard(kind, code, source or None, type_name, file, line, func, user_code, hint,
+    for kind, source, type_name, rest in leaves:
+        code, file, line, func, user_code, hint = _split_verbose(rest)
+        guards.append(Guard(kind, code, source, type_name, file, line, func, user_code, hint,
                             module_like=source in module_sources))
     return guards
 
@@ -439,9 +443,12 @@ def parse_recompile_reasons(payload: str, compile_id: str) -> list[RecompileReas
 
 # --- Inductor output -------------------------------------------------------
 
-_CPP_KERNEL = re.compile(r"^(?P<name>cpp_fused_\w+) = async_compile\.cpp\w*\(.*?r?'''(?P<body>.*?)'''", re.MULTILINE | re.DOTALL)
+_CPP_KERNEL = re.compile(
+    r"^(?P<name>cpp_fused_\w+) = async_compile\.cpp\w*\(.*?r?'''(?P<body>.*?)'''", re.MULTILINE | re.DOTALL
+)
 _TRITON_KERNEL = re.compile(
-    r"^(?P<name>triton_\w+) = async_compile\.triton\(\s*'(?P<kname>\w+)'\s*,\s*'''(?P<body>.*?)'''", re.MULTILINE | re.DOTALL
+    r"^(?P<name>triton_\w+) = async_compile\.triton\(\s*'(?P<kname>\w+)'\s*,\s*'''(?P<body>.*?)'''",
+    re.MULTILINE | re.DOTALL,
 )
 
 
@@ -518,7 +525,8 @@ class _Reader:
         for frame in frames or ():
             name = frame.get("filename")
             filename = self.strings.get(name, str(name)) if isinstance(name, int) else str(name)
-            out.append(StackFrame(filename, int(frame.get("line") or 0), str(frame.get("name", "")), frame.get("loc") or ""))
+            line, name = int(frame.get("line") or 0), str(frame.get("name", ""))
+            out.append(StackFrame(filename, line, name, frame.get("loc") or ""))
         return tuple(out)
 
     def feed(self, record: _Record) -> None:

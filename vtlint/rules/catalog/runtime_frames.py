@@ -69,7 +69,8 @@ Each time a guard of every cached compile of a frame fails, Dynamo compiles the 
 exceeded" (GB0039), and from then on the frame runs in eager mode, uncompiled, without a warning
 in the output of the program. Only a real run shows that the limit was hit.
 """
-    why = "The code you meant to compile silently runs eagerly after a few calls: no speed-up, and seconds lost compiling."
+    why = ("The code you meant to compile silently runs eagerly after a few calls: no speed-up, "
+           "and seconds lost compiling.")
     fix = """
 Find the value that changes between calls (the recompile findings at the same frame, or
 `TORCH_LOGS=recompiles`) and stop baking it: pass it as a tensor, mark it dynamic, or compile with
@@ -103,7 +104,8 @@ Dynamo compile this frame several times (each a full trace, plus the backend's c
 the recompile findings at the frame explain one guard at a time; this note gives the total that
 the run measured, resume frames included.
 """
-    why = "Every compile costs a trace and a backend compile; many compiles usually mean a value that should be dynamic."
+    why = ("Every compile costs a trace and a backend compile; many compiles usually mean a value "
+           "that should be dynamic.")
     fix = """
 Look at the recompile findings of this frame (or `TORCH_LOGS=recompiles`) and make the changing
 value dynamic or a tensor.

@@ -255,7 +255,7 @@ def _probe_call(call: tuple[Any, ...], source: str) -> dict[str, Any]:
         for obj, attr, previous in restore:
             setattr(obj, attr, previous)
     failed = [r.split("\n", 1)[0] for key, reasons in guard_failures.items() for r in reasons[before.get(key, 0):]
-              if getattr(key, "co_filename", None) == code.co_filename and getattr(key, "co_name", None) == code.co_name]
+              if (getattr(key, "co_filename", None), getattr(key, "co_name", None)) == (code.co_filename, code.co_name)]
     return {"file": code.co_filename, "function": code.co_name, "firstlineno": code.co_firstlineno,
             "source": source, "old": repr(old), "new": repr(new), "failed": failed, "error": error}
 
@@ -281,7 +281,8 @@ def _run_probes() -> None:
         code = call[0]
         try:
             sources = _scalar_sources(call) if plan is None else [
-                p["source"] for p in plan if p["function"] == code.co_name and os.path.samefile(p["file"], code.co_filename)]
+                p["source"] for p in plan
+                if p["function"] == code.co_name and os.path.samefile(p["file"], code.co_filename)]
         except Exception:  # noqa: BLE001
             continue
         for source in sources:
