@@ -202,37 +202,69 @@ class _Record:
     line: int
 
 
-def _records(path: Path, problems: list[str]) -> Iterator[_Record]:
+_PAYLOAD_ENTRIES = ("dynamo_cpp_guards_str", "inductor_output_code")
+_PAYLOAD_ARTIFACTS = {"torch_version", "dynamo_graph_break_reason", "recompile_reasons", "dynamo_error"}
+
+
+def _reads_payload(data: dict[str, Any]) -> bool:
+    """Only these payloads are kept (and checked); graphs and chromium events are skipped."""
+    artifact = data.get("artifact")
+    return any(k in data for k in _PAYLOAD_ENTRIES) or (
+        isinstance(artifact, dict) and artifact.get("name") in _PAYLOAD_ARTIFACTS)
+
+
+def _header(text: str, where: str, problems: list[str]) -> dict[str, Any] | None:
+    match = _GLOG.match(text)
+    if not match:
+        problems.append(f"{where}: not a structured-trace line")
+        return None
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").split("\n")
+        data = json.loads(match["json"])
+    except json.JSONDecodeError:
+        problems.append(f"{where}: damaged JSON (the trace may be cut off)")
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _records(path: Path, problems: list[str]) -> Iterator[_Record]:
+    """The entries of one log, streamed (a training run's trace can be large)."""
+    try:
+        handle = path.open(encoding="utf-8", errors="replace", newline="\n")
     except OSError as exc:
         problems.append(f"{path.name}: cannot read: {exc.strerror}")
         return
-    i = 0
-    while i < len(lines):
-        text, number = lines[i], i + 1
-        i += 1
-        if not text or text.startswith("\t"):
-            continue
-        payload_lines = []
-        while i < len(lines) and lines[i].startswith("\t"):
-            payload_lines.append(lines[i][1:])
-            i += 1
-        match = _GLOG.match(text)
-        if not match:
-            problems.append(f"{path.name}:{number}: not a structured-trace line")
-            continue
-        try:
-            data = json.loads(match["json"])
-        except json.JSONDecodeError:
-            problems.append(f"{path.name}:{number}: damaged JSON (the trace may be cut off)")
-            continue
-        payload = "\n".join(payload_lines)
-        expected = data.get("has_payload")
-        if isinstance(expected, str) and hashlib.md5(payload.encode("utf-8")).hexdigest() != expected:
-            problems.append(f"{path.name}:{number}: payload does not match its checksum (the trace may be cut off)")
-            continue
-        yield _Record(data, payload, number)
+    with handle:
+        current: tuple[int, dict[str, Any] | None, bool] | None = None  # (line, entry, keeps its payload)
+        payload: list[str] = []
+        for number, raw in enumerate(handle, 1):
+            line = raw[:-1] if raw.endswith("\n") else raw
+            if line.startswith("\t"):
+                if current is not None and current[2]:
+                    payload.append(line[1:])
+                continue
+            if current is not None and current[1] is not None:
+                record = _finish(current[0], current[1], payload, path.name, problems)
+                if record is not None:
+                    yield record
+            current, payload = None, []
+            if line:
+                data = _header(line, f"{path.name}:{number}", problems)
+                current = (number, data, data is not None and _reads_payload(data))
+        if current is not None and current[1] is not None:
+            record = _finish(current[0], current[1], payload, path.name, problems)
+            if record is not None:
+                yield record
+
+
+def _finish(number: int, data: dict[str, Any], lines: list[str], log: str, problems: list[str]) -> _Record | None:
+    if not _reads_payload(data):
+        return _Record(data, "", number)
+    payload = "\n".join(lines)
+    expected = data.get("has_payload")
+    if isinstance(expected, str) and hashlib.md5(payload.encode("utf-8")).hexdigest() != expected:
+        problems.append(f"{log}:{number}: payload does not match its checksum (the trace may be cut off)")
+        return None
+    return _Record(data, payload, number)
 
 
 # --- guard trees -----------------------------------------------------------
