@@ -72,6 +72,8 @@ CASES: dict[str, Case] = {
                      "        return x + 1", lambda: breaks.decide_raise(True, S)),
     "scipy_ufunc": ("import scipy.special\ndef f(x):\n    return x * scipy.special.erf(0.5)  # <-",
                     lambda: breaks.decide_function("scipy.special.erf", S)),
+    "pdb_set_trace": ("import pdb\ndef f(x):\n    pdb.set_trace()  # <-\n    return x + 1",
+                      lambda: breaks.decide_function("pdb.set_trace", S)),
     # builtins
     "hash_tensor": ("def f(x):\n    return x + hash(x) % 3  # <-", lambda: breaks.decide_builtin("hash", S, tensor_args=True)),
     "print": ("def f(x):\n    print('a')  # <-\n    return x + 1", lambda: breaks.decide_builtin("print", S)),

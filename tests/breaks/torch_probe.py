@@ -75,7 +75,7 @@ def run_programs(programs: dict[str, str], timeout: float = 600.0) -> dict[str, 
             paths[name] = str(path)
         proc = subprocess.run(
             [sys.executable, "-c", _RUNNER, json.dumps(paths)],
-            capture_output=True, text=True, timeout=timeout, env={"PYTHONBREAKPOINT": "0", "PATH": "/usr/bin:/bin"},
+            capture_output=True, text=True, timeout=timeout, stdin=subprocess.DEVNULL, env={"PYTHONBREAKPOINT": "0", "PATH": "/usr/bin:/bin"},
         )
     marker = proc.stdout.rfind("@@RESULT@@")
     if marker < 0:

@@ -170,8 +170,8 @@ def _break(gb_type: str, vt: str, reason: str, confidence: str = "high", *, skip
 # ---------------------------------------------------------------- builtins
 
 # Builtins whose call Dynamo cannot trace: BuiltinVariable raises "Failed to trace
-# builtin operator" (measured: print, breakpoint, input, globals, str on a tensor).
-_BUILTINS_THAT_BREAK = frozenset({"print", "input", "breakpoint", "globals", "open", "exit", "quit", "help"})
+# builtin operator" (measured: print, breakpoint, input, globals, open).
+_BUILTINS_THAT_BREAK = frozenset({"print", "input", "breakpoint", "globals", "open"})
 # Builtins of the language whose result is a Python constant for constant inputs.
 _CONSTANT_BUILTINS = frozenset({
     "isinstance", "issubclass", "len", "type", "callable", "hasattr", "getattr", "id", "range",
@@ -179,7 +179,7 @@ _CONSTANT_BUILTINS = frozenset({
     "abs", "round", "int", "float", "bool", "str", "tuple", "list", "dict", "set", "frozenset",
     "divmod", "pow", "chr", "ord", "hex", "oct", "bin", "format", "locals", "eval", "iter", "next",
     "setattr", "delattr", "super", "object", "slice", "repr", "ascii", "hash", "vars", "dir",
-    "isinstance", "property", "staticmethod", "classmethod", "NotImplemented", "Ellipsis",
+    "property", "staticmethod", "classmethod",
 })
 
 
@@ -228,7 +228,6 @@ def _measured(module: str) -> frozenset[str]:
 _EXPLICIT = {
     "torch._dynamo.graph_break": (EXPLICIT_BREAK, "User-inserted graph break"),
     "torch._dynamo.skip_frame": (SKIP_FRAME, "User-inserted skip frame: the whole frame runs eagerly"),
-    "pdb.set_trace": (SKIPPED, "pdb is an interactive debugger: Dynamo runs it eagerly"),
     "torch.nn.Parameter": ("Attempted to use `torch.nn.Parameter()` constructor with Dynamo",
                            "Dynamo does not support creating an nn.Parameter inside the compiled region"),
     "torch.autograd.grad": ("using `torch.autograd.grad` with `torch._dynamo.config.trace_autograd_ops=False`",
@@ -298,6 +297,9 @@ def _decide_function(qualname: str, settings: DynamoSettings, defined_in: str | 
     if qualname in _EXPLICIT:
         gb_type, why = _EXPLICIT[qualname]
         return _break(gb_type, "SkipFunctionVariable", why, skips_frame=gb_type == SKIP_FRAME)
+    if qualname == "pdb.set_trace":  # measured: inlined until it reaches a skipped function
+        return _break(SKIPPED, "UserFunctionVariable", "pdb.set_trace starts a debugger session through "
+                      "functions trace_rules skips")
     if qualname == "torch.from_numpy" and not settings.trace_numpy:
         return _break("call `torch.from_numpy` with `torch._dynamo.config.trace_numpy=False`", "TorchInGraphFunctionVariable",
                       "torch.from_numpy with trace_numpy=False")
