@@ -8,7 +8,14 @@ walk calls one `decide_*` per call, Tensor method, branch on a tensor and
 with-statement, and turns `graph-break` decisions into GRAPH_BREAK events.
 
 The special cases below are facts measured on torch 2.13 (each is checked against a
-real torch.compile run in tests/breaks); the general cases follow the snapshot."""
+real torch.compile run in tests/breaks); the general cases follow the snapshot.
+
+Beyond the one-call-one-decision core, a walk can pass `tensor_args=True` when an
+argument is a tensor (`str(t)`, `math.sqrt(t)`, `hash(t)` read its value), ask
+`decide_raise` for a `raise`, `decide_boolean_mask` for `t[mask]`, `instance_type` for
+what a library call returns (`logging.getLogger(...)` is a Logger), and read
+`Decision.skips_frame` (Dynamo runs the whole frame eagerly: no graph, no resume) and
+`Decision.also` (the Gb_types torch reports next at the same line)."""
 
 from __future__ import annotations
 
