@@ -194,18 +194,26 @@ def default_root(paths: list[Path]) -> Path:
     """Without a config file: the current folder when it holds every path (as Ruff
     shows paths), else the deepest folder that holds them all."""
     cwd = Path.cwd().resolve()
-    folders = [p.resolve() if p.is_dir() else p.resolve().parent for p in paths] or [cwd]
+    folders = [_resolved(p) if p.is_dir() else _resolved(p).parent for p in paths] or [cwd]
     if all(f == cwd or cwd in f.parents for f in folders):
         return cwd
     common = Path(os.path.commonpath([str(f) for f in folders]))
     return common
 
 
+def _resolved(path: Path) -> Path:
+    """A path given on the command line may be a symlink loop: resolve() raises then."""
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError):
+        return Path(os.path.abspath(path))
+
+
 def load_config(paths: list[Path], config_file: Path | None = None) -> Config:
     """The configuration for a run over `paths`: an explicit file, else the nearest
     pyproject.toml with [tool.vtlint] above the first path, else the defaults."""
     if config_file is None:
-        start = (paths[0] if paths else Path.cwd()).resolve()
+        start = _resolved(paths[0] if paths else Path.cwd())
         config_file = find_config_file(start)
     if config_file is None:
         return Config(root=default_root(paths))

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
 import tokenize
@@ -28,11 +29,20 @@ class Discovery:
     notifications: list[Notification]
 
 
+def resolved(path: Path) -> Path:
+    """`path.resolve()`, or its absolute spelling for a symlink loop (which
+    Python 3.11 reports as RuntimeError, later versions as OSError)."""
+    try:
+        return path.resolve()
+    except (RuntimeError, OSError):
+        return Path(os.path.abspath(path))
+
+
 def display_path(path: Path, root: Path) -> str:
     try:
-        return path.resolve().relative_to(root).as_posix()
+        return resolved(path).relative_to(root).as_posix()
     except ValueError:
-        return Path(os.path.relpath(path.resolve(), root)).as_posix() if path.is_absolute() else path.as_posix()
+        return Path(os.path.relpath(resolved(path), root)).as_posix() if path.is_absolute() else path.as_posix()
 
 
 def _gitignore_spec(folder: Path) -> pathspec.GitIgnoreSpec | None:
@@ -127,7 +137,8 @@ def discover(paths: list[Path], config: Config) -> Discovery:
                     if candidate.is_file():
                         add(candidate)
                     elif candidate.is_symlink():
-                        notes.append(Notification("io-error", f"{display_path(candidate, config.root)}: broken symlink, skipped"))
+                        link = (Path(display_path(here, config.root)) / name).as_posix()  # the link, not its missing target
+                        notes.append(Notification("io-error", f"{link}: broken symlink (missing target or a loop), skipped"))
     files.sort(key=lambda f: f.display)
     return Discovery(files, missing, notes)
 
@@ -154,7 +165,15 @@ def read_source(file: SourceFile) -> str:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:
-        raise SourceError(f"bad encoding declaration: {exc.msg}", Location(file.display, 1, 1)) from None
+        if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):  # also the UTF-32 BOMs
+            raise SourceError("UTF-16/UTF-32 byte-order mark: Python reads source as UTF-8 or the codec "
+                              "of a coding cookie", Location(file.display, 1, 1)) from None
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            encoding = "utf-8"  # no cookie and not UTF-8: the decode below names the bad byte and its line
+        else:
+            raise SourceError(f"bad encoding declaration: {exc.msg}", Location(file.display, 1, 1)) from None
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
