@@ -49,6 +49,16 @@ bench-runtime: $(STAMP)
 bench-editor: $(STAMP)
 	$(BIN)/python benchmarks/editor_latency/bench.py
 
+# Accuracy (export-db examples + transformers models vs their runtime facts), speed (vs
+# LibCST parse-only and TorchFix, which gets its own venv in benchmarks/.venvs) and scaling.
+# Tables on stdout, JSON in build/bench/; see benchmarks/RESULTS.md. Takes tens of minutes.
+bench: $(STAMP)
+	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[bench]'
+	mkdir -p build/bench
+	$(BIN)/python benchmarks/accuracy/run.py --json build/bench/accuracy.json
+	$(BIN)/python benchmarks/speed/run.py --sample 4 --json build/bench/speed.json
+	$(BIN)/python benchmarks/scaling/run.py --json build/bench/scaling.json
+
 # The SARIF Multitool (npm, ~100 MB, cached outside the tree) that `make validate-sarif`
 # and the SARIF tests use when present; GitHub's ingestion rules are its `Ghas` kind.
 SARIF_TOOLS := $${XDG_CACHE_HOME:-$$HOME/.cache}/sarif-tools/multitool-5.7.0

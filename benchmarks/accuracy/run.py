@@ -258,7 +258,7 @@ def _describe(event: Event) -> str:
 
 
 def render(report: Report, cases: list[dict[str, object]], texts: dict[str, str], elapsed: dict[str, float],
-           torch_version: str | None) -> str:
+           torch_version: str | None, by_corpus: dict[str, Report]) -> str:
     out = []
     ran = [c for c in cases if not c["error"]]
     out.append(f"cases: {len(cases)} ({len(ran)} ran, {len(cases) - len(ran)} raised), torch {torch_version}")
@@ -272,6 +272,13 @@ def render(report: Report, cases: list[dict[str, object]], texts: dict[str, str]
                f"{_pct(loose.recall):>7}   constants joined on (entry, Source), ignoring the line")
     same = sum(1 for _, p, o in report.graphs if p == o)
     out.append(f"{'graph count':<16} {same}/{len(report.graphs)} entries predicted exactly")
+    out.append("")
+    out.append(f"{'corpus':<14} {'kind':<16} {'TP':>5} {'FP':>5} {'FN':>5} {'precision':>10} {'recall':>7}")
+    for corpus, sub in by_corpus.items():
+        for kind, s in sub.kinds.items():
+            if s.tp + s.fp + s.fn:
+                out.append(f"{corpus:<14} {kind:<16} {s.tp:>5} {s.fp:>5} {s.fn:>5} {_pct(s.precision):>10} "
+                           f"{_pct(s.recall):>7}")
     out.append("")
     out.append(f"{'kind':<16} {'construct':<44} {'TP':>5} {'FP':>5} {'FN':>5} {'prec':>6} {'recall':>6}")
     for (kind, construct), s in sorted(report.constructs.items(), key=lambda kv: (kv[0][0], -(kv[1].fp + kv[1].fn))):
@@ -306,6 +313,7 @@ def render(report: Report, cases: list[dict[str, object]], texts: dict[str, str]
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--json", type=Path, help="also write the scores and every miss/false alarm as JSON")
+    parser.add_argument("--save", type=Path, help="also write the printed report to FILE")
     parser.add_argument("--timeout", type=float, default=900.0, help="the harness's timeout in seconds")
     parser.add_argument("--reuse-runtime", action="store_true",
                         help="score against the runtime facts of the previous run (static side only)")
@@ -330,7 +338,13 @@ def main(argv: list[str] | None = None) -> int:
     prediction = predict(SCRATCH, entries)
     elapsed["static"] = time.perf_counter() - started
     report = score(prediction.events, facts.events, set(entries), facts.exercised)  # type: ignore[attr-defined]
-    print(render(report, cases, prediction.texts, elapsed, facts.torch_version))  # type: ignore[attr-defined]
+    by_corpus = {corpus: score(prediction.events, facts.events, {e for e in entries if e.startswith(f"{corpus}/")},
+                               facts.exercised)  # type: ignore[attr-defined]
+                 for corpus in ("exportdb", "transformers")}
+    text = render(report, cases, prediction.texts, elapsed, facts.torch_version, by_corpus)  # type: ignore[attr-defined]
+    print(text)
+    if args.save:
+        args.save.write_text(text + "\n", encoding="utf-8")
     if args.json:
         args.json.write_text(json.dumps({
             "torch_version": facts.torch_version,  # type: ignore[attr-defined]

@@ -1,11 +1,11 @@
 """How the static pass scales: with the size of the corpus (1x, 2x, 4x the same
-files, in distinct folders so they are distinct modules) and with the depth of
+files, under copy0/, copy1/, ... so they are distinct modules, the same at every size) and with the depth of
 inlining (a generated chain of helpers f -> h1 -> h2 -> ... -> hN).
 
-Each point is one in-process `vtlint.analyzer.analyze(..., use_cache=False,
-jobs=1)`, timed in CPU seconds (time.process_time: fair on a busy machine)
-after one untimed warm-up, so the interpreter's start and the imports are not
-counted. A fit t = a + b*n says whether the cost is linear.
+Each point is an in-process `vtlint.analyzer.analyze(..., use_cache=False,
+jobs=1)`, timed in CPU seconds (time.process_time: fair on a busy machine), the
+best of 2 (3 for depths) after one untimed warm-up, so the interpreter's start
+and the imports are not counted. A fit t = a + b*n says whether the cost is linear.
 
     python benchmarks/scaling/run.py [--sample N] [--depths 1,2,4,...] [--json FILE]
 """
@@ -65,7 +65,7 @@ def corpus_scaling(sample: int, assume: bool) -> list[dict[str, object]]:
     for copies in (1, 2, 4):
         root = SCRATCH / f"corpus{copies}"
         lines = build_corpus(root, files, copies)
-        cpu, wall, prediction = timed(lambda: analyze_folder(root, assume))
+        cpu, wall, prediction = timed(lambda: analyze_folder(root, assume), repeat=2)
         rows.append({"copies": copies, "files": len(files) * copies, "lines": lines, "cpu_s": cpu, "wall_s": wall,
                      "entries": len(prediction.entries), "events": len(prediction.events)})  # type: ignore[attr-defined]
     return rows

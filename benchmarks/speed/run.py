@@ -59,13 +59,13 @@ def corpus_files(sample: int) -> list[tuple[Path, str]]:
     return found[::sample]
 
 
-def build_corpus(target: Path, files: list[tuple[Path, str]], copies: int = 1) -> int:
-    """Copy the files (`copies` times, under copy0/, copy1/, ...) and return the line count."""
+def build_corpus(target: Path, files: list[tuple[Path, str]], copies: int = 0) -> int:
+    """Copy the files (with `copies`, that many times under copy0/, copy1/, ...) and return the line count."""
     shutil.rmtree(target, ignore_errors=True)
     lines = 0
-    for copy in range(copies):
+    for copy in range(max(copies, 1)):
         for source, rel in files:
-            dest = target / (f"copy{copy}/{rel}" if copies > 1 else rel)
+            dest = target / (f"copy{copy}/{rel}" if copies else rel)
             dest.parent.mkdir(parents=True, exist_ok=True)
             data = source.read_bytes()
             dest.write_bytes(data)
