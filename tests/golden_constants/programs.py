@@ -878,4 +878,66 @@ PROGRAMS: dict[str, str] = {
                 model(torch.ones(3))
             torch._dynamo.config.allow_unspec_int_on_nn_module = False
     """,
+    "decorated_helper": """
+        import functools
+        import torch
+
+        def traced(fn):
+            @functools.wraps(fn)
+            def wrapper(*args, **kwargs):
+                return fn(*args, **kwargs)
+            return wrapper
+
+        def renamed(old, new):
+            def decorator(fn):
+                def wrapped(*args, **kwargs):
+                    if old in kwargs:
+                        kwargs[new] = kwargs.pop(old)
+                    return fn(*args, **kwargs)
+                return wrapped
+            return decorator
+
+        @traced
+        def scale(t, k):
+            return t * k
+
+        class Block(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.k = 2
+
+            @renamed("factor", "k")
+            def shift(self, t, k=1):
+                return t + k
+
+            def forward(self, x):
+                return self.shift(scale(x, 3)) + self.k
+
+        def run():
+            torch.compile(Block())(torch.ones(3))
+    """,
+    "decorated_entry": """
+        import torch
+
+        def renamed(old, new):
+            def decorator(fn):
+                def wrapped(*args, **kwargs):
+                    if old in kwargs:
+                        kwargs[new] = kwargs.pop(old)
+                    return fn(*args, **kwargs)
+                return wrapped
+            return decorator
+
+        class Block(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.k = 2
+
+            @renamed("factor", "k")
+            def forward(self, x, k=3):
+                return x * k + self.k
+
+        def run():
+            torch.compile(Block())(torch.ones(3))
+    """,
 }

@@ -146,6 +146,7 @@ class Walker:
         self.local_funcs: dict[str, tuple[Parsed, cst.CSTNode, dict[str, Value], str | None]] = {}
         self.inlining: list[tuple[str, str]] = []
         self.callee_frames: list[CalleeFrame] = []
+        self.wrapper_names: dict[str, str] = {}  # decorator wrappers: their qualified names
 
     # events --------------------------------------------------------------------
     def loc(self, act: Act, node: cst.CSTNode) -> Location:
@@ -1091,6 +1092,12 @@ class Walker:
         if decorators and any(breaks.is_disabled_decorator(d) for d in decorators.decorators):
             self.graph_break(act, node, breaks.decide_disabled_call(qualname), qualname)
             return V.unknown()
+        if isinstance(fn, cst.FunctionDef):
+            wrapped = self._decorator_wrapper(parsed, fn, func)
+            if wrapped is not None:
+                # the name is bound to the decorator's wrapper: Dynamo inlines that, and it calls `fn`
+                wrapper_args = [func.bound_self, *args] if func.bound_self is not None else args
+                return self.call_user(wrapped, wrapper_args, kwargs, act, node)
         key = (parsed.summary.display, qualname)
         if act.depth >= MAX_DEPTH or key in self.inlining:
             self.notes.append(f"inlining of {qualname} stopped (recursion or depth {MAX_DEPTH})")
@@ -1119,11 +1126,49 @@ class Walker:
         finally:
             self.inlining.pop()
 
+    def _decorator_wrapper(self, parsed: Parsed, fn: cst.FunctionDef, func: Value) -> Value | None:
+        """`@deco` / `@deco(...)` of the project or a package: the wrapper the decorator returns,
+        with the decorated function (one decorator fewer) in the decorator's closure."""
+        applied = int(func.attrs.get("decorators_applied", 0) or 0)
+        for index, dec in enumerate(fn.decorators):
+            if index < applied:
+                continue
+            factory = isinstance(dec.decorator, cst.Call)
+            name = dotted(dec.decorator.func if isinstance(dec.decorator, cst.Call) else dec.decorator)
+            if name is None:
+                return None
+            head, _, rest = name.partition(".")
+            value = self.global_value(parsed.summary, head)
+            for attr in rest.split(".") if rest else ():
+                value = self.getattr(value, attr, None, None)
+            if value.kind != V.FUNC or not value.ref or value.ref.startswith("local:"):
+                continue  # property, staticmethod, torch's own decorators...: the function itself is called
+            found = self._function_node(value)
+            if found is None or not isinstance(found[1], cst.FunctionDef):
+                continue
+            dparsed, level, _, _, qual = found
+            if factory:
+                inner = _returned_def(level)
+                if inner is None:
+                    return None
+                qual, level = f"{qual}.<locals>.{inner.name.value}", inner
+            wrapper = _returned_def(level)
+            params = [*level.params.posonly_params, *level.params.params]
+            if wrapper is None or not params:
+                return None
+            qual = f"{qual}.<locals>.{wrapper.name.value}"
+            original = func.with_(bound_self=None, attrs={**func.attrs, "decorators_applied": index + 1})
+            key = f"local:{id(wrapper)}:{id(fn)}:{index}"
+            self.local_funcs[key] = (dparsed, wrapper, {params[0].name.value: original}, None)
+            self.wrapper_names[key] = qual
+            return Value(V.FUNC, ref=key)
+        return None
+
     def _function_node(self, func: Value) -> tuple[Parsed, cst.FunctionDef | cst.Lambda, dict[str, Value], str | None, str] | None:
         ref = func.ref or ""
         if ref.startswith("local:"):
             parsed, node, closure, cls = self.local_funcs[ref]
-            name = node.name.value if isinstance(node, cst.FunctionDef) else "<lambda>"
+            name = self.wrapper_names.get(ref) or (node.name.value if isinstance(node, cst.FunctionDef) else "<lambda>")
             return parsed, node, closure, cls, name  # type: ignore[return-value]
         found = self.project.split(ref)
         if found is None:
@@ -1242,6 +1287,18 @@ def _target_names(node: cst.BaseExpression) -> list[str]:
     if isinstance(node, (cst.Tuple, cst.List)):
         return [n for e in node.elements for n in _target_names(e.value)]
     return []
+
+
+def _returned_def(fn: cst.FunctionDef) -> cst.FunctionDef | None:
+    """The nested function `fn` returns: `def deco(f): def wrapper(...): ...; return wrapper`."""
+    body = fn.body.body if isinstance(fn.body, cst.IndentedBlock) else ()
+    defs = {s.name.value: s for s in body if isinstance(s, cst.FunctionDef)}
+    for stmt in body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.Return) and isinstance(small.value, cst.Name) and small.value.value in defs:
+                    return defs[small.value.value]
+    return None
 
 
 def _display_callee(parsed: Parsed, qualname: str) -> str:
