@@ -166,6 +166,7 @@ async def test_editing_a_helper_is_linted_through_the_entry_that_inlines_it(tmp_
         assert brk.range.start.line == 1 and "GB0059" in brk.message
         chain = [r for r in brk.related_information or [] if r.location.uri == main_uri]
         assert chain, "the inline chain points back at the call in main.py"
+        assert (await s.command("vtlint.serverStatus"))["scans"] == 1  # learnt once, in the background
 
 
 async def test_typing_is_debounced_and_a_save_of_a_linted_buffer_costs_nothing(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ class Project:
     # (the finding sites, inline chains and related places of its findings)
     reaches: dict[str, set[str]] = field(default_factory=dict)
     scanned: bool = False  # the whole project was analyzed once: `reaches` is complete
+    scanning: bool = False  # a whole-project scan is queued or running
     runtime: RuntimeInput | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 

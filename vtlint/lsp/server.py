@@ -43,6 +43,7 @@ class VtlintServer(LanguageServer):
         self.pending: dict[str, asyncio.TimerHandle] = {}
         self.last_lint_s = 0.0
         self.lint_count = 0
+        self.scan_count = 0  # whole-project scans (first lint of a project, files came or went)
         self.linted: dict[str, int | None] = {}  # uri -> the buffer version last published
 
     # -- documents and projects ------------------------------------------------
@@ -101,20 +102,25 @@ class VtlintServer(LanguageServer):
         async with project.lock:
             await self._lint_project(project, path)
 
-    async def _lint_project(self, project: Project, trigger: Path) -> None:
+    async def _lint_project(self, project: Project, trigger: Path, *, scan: bool = False) -> None:
+        """Lint the open files of `project` with the files their entries reach. The
+        first lint of a project is followed by a scan of the whole project in the
+        background, which learns which entries inline which files and republishes."""
         opened = {p: u for p, u in self.open_python().items() if p == trigger or self.owns(project, p)}
         buffers = {p: self.workspace.get_text_document(u).source for p, u in opened.items()}
         too_big = {p for p, text in buffers.items() if len(text) > self.settings.max_file_chars}
         overrides = {p: t for p, t in buffers.items() if p not in too_big}
         loop = asyncio.get_running_loop()
         started = time.perf_counter()
-        if not project.scanned:
-            files = await loop.run_in_executor(None, project.project_files)
-            project.scanned = files is not None
-        else:
-            files = None
         open_files = {project.source_file(p) for p in overrides}
-        if files is None:
+        if scan:
+            project.scanned = True
+            everything = await loop.run_in_executor(None, project.project_files)
+            if everything is None:
+                log.info("%s: too many files for a whole-project scan from the editor", project.root)
+                return
+            files = everything
+        else:
             displays = project.related_to({f.display for f in open_files})
             files = [project.source_file(project.root / d) for d in sorted(displays)]
         files = sorted({*files, *open_files}, key=lambda f: f.display)  # unsaved new files too
@@ -125,8 +131,11 @@ class VtlintServer(LanguageServer):
             log.exception("analysis failed")
             self.window_log_message(types.LogMessageParams(types.MessageType.Error, f"vtlint: analysis failed: {exc!r}"))
             return
-        self.last_lint_s = time.perf_counter() - started
-        self.lint_count += 1
+        if scan:
+            self.scan_count += 1
+        else:
+            self.last_lint_s = time.perf_counter() - started
+            self.lint_count += 1
         project.learn(result, {f.display for f in files})
         for path, uri in opened.items():
             display = project.source_file(path).display
@@ -135,6 +144,17 @@ class VtlintServer(LanguageServer):
             else:
                 self.publish(uri, [f for f in result.findings if f.location.path == display], project,
                              notes=[n for n in result.notifications if n.location and n.location.path == display])
+        if not project.scanned and not project.scanning:
+            project.scanning = True
+            loop.create_task(self._scan(project, trigger))
+
+    async def _scan(self, project: Project, trigger: Path) -> None:
+        try:
+            async with project.lock:
+                if not project.scanned:
+                    await self._lint_project(project, trigger, scan=True)
+        finally:
+            project.scanning = False
 
     def _within_budget(self, path: Path, overrides: dict[Path, str]) -> bool:
         if path in overrides:
@@ -345,6 +365,7 @@ def server_status(ls: VtlintServer, *args: Any) -> dict[str, Any]:
         "projects": [str(p) for p in ls.projects],
         "last_lint_ms": round(ls.last_lint_s * 1000, 1),
         "lints": ls.lint_count,
+        "scans": ls.scan_count,
         "torch_imported": torch_imported,
         "runtime_available": runtime_bridge.available(),
         "trusted": ls.settings.trusted,
