@@ -199,3 +199,16 @@ async def test_each_file_gets_the_configuration_of_its_own_project(tmp_path: Pat
         assert await s.wait_diagnostics(quiet) == []
         status = await s.command("vtlint.serverStatus")
         assert sorted(status["projects"]) == sorted([str(tmp_path.resolve()), str((tmp_path / "quiet").resolve())])
+
+
+async def test_fixing_the_pyproject_clears_its_diagnostic(tmp_path: Path) -> None:
+    config = tmp_path / "pyproject.toml"
+    config.write_text('[tool.vtlint]\nselect = "VTL"\n')
+    async with lsp_session(tmp_path) as s:
+        uri = s.open("mod.py", FIXED)
+        assert len(await s.wait_diagnostics(s.uri("pyproject.toml"))) == 1
+        config.write_text('[tool.vtlint]\nselect = ["VTL"]\n')
+        s.client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(
+            [types.FileEvent(s.uri("pyproject.toml"), types.FileChangeType.Changed)]))
+        assert await s.wait_diagnostics(s.uri("pyproject.toml"), lambda d: not d) == []
+        assert await s.wait_diagnostics(uri) == []

@@ -1,8 +1,8 @@
 """`vtlint lsp`: the language server behind the VS Code extension (pygls, stdio).
 
 Diagnostics come from the static pass only (`run_check` with the editor's unsaved
-buffers as overrides): it never imports torch or the user's code, so a save answers
-in milliseconds. Running the user's harness (`vtlint.confirmAtRuntime`) is opt-in
+buffers as overrides): it never imports torch or the user's code, so a save never
+waits for torch. Running the user's harness (`vtlint.confirmAtRuntime`) is opt-in
 and refused unless the client says the workspace is trusted."""
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ class VtlintServer(LanguageServer):
         self.settings = EditorSettings()
         self.projects: dict[Path, Project] = {}
         self.findings: dict[str, list[tuple[Finding, types.Range]]] = {}  # uri -> what was published
-        self.config_uris: set[str] = set()  # pyproject.toml files with a published problem
+        self.config_problems: dict[str, Path] = {}  # uri of a broken pyproject.toml -> its folder
         self.pending: dict[str, asyncio.TimerHandle] = {}
         self.last_lint_s = 0.0
         self.lint_count = 0
@@ -95,7 +95,7 @@ class VtlintServer(LanguageServer):
         self.pending.pop(uri, None)
         path = Path(to_fs_path(uri) or "").resolve()
         project, problem = self.project_for(path)
-        self.publish_config_problem(problem)
+        self.publish_config_problem(path, problem)
         if not self.settings.enable:
             self.publish(uri, [], project)
             return
@@ -198,19 +198,20 @@ class VtlintServer(LanguageServer):
         return types.Diagnostic(range=lines_of.range(note.location), message=f"{note.kind}: {note.message}",
                                 severity=severity, source=convert.SOURCE)
 
-    def publish_config_problem(self, problem: ConfigProblem | None) -> None:
-        """A broken pyproject.toml is flagged on that file; fixed files are cleared."""
-        current = set()
+    def publish_config_problem(self, linted: Path, problem: ConfigProblem | None) -> None:
+        """A broken pyproject.toml is flagged on that file; it is cleared once a file
+        below it lints without the problem (another project's problems stay)."""
+        for uri, folder in list(self.config_problems.items()):
+            if linted.is_relative_to(folder) and (problem is None or from_fs_path(str(problem.path)) != uri):
+                del self.config_problems[uri]
+                self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
         if problem is not None:
             uri = from_fs_path(str(problem.path)) or ""
-            current.add(uri)
+            self.config_problems[uri] = problem.path.parent
             rng = types.Range(types.Position(problem.line, 0), types.Position(problem.line, 10_000))
             diagnostic = types.Diagnostic(rng, f"vtlint: {problem.message}; using the default configuration",
                                           severity=types.DiagnosticSeverity.Error, source=convert.SOURCE)
             self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[diagnostic]))
-        for stale in self.config_uris - current:
-            self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=stale, diagnostics=[]))
-        self.config_uris = current
 
     def relint_all(self) -> None:
         for uri in self.open_python().values():
