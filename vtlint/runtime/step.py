@@ -19,6 +19,8 @@ A reader refuses another format or a newer version with a clear message."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
@@ -169,13 +171,28 @@ def _fault(message: str, level: Level = Level.WARNING) -> Notification:
     return Notification(FAULT, message, level)
 
 
+_SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSW|API_?KEY|CREDENTIAL|AUTH", re.IGNORECASE)
+
+
+def redact(text: str, root: Path, scratch: Path) -> str:
+    """Harness output and command lines end up in shared reports: never with the
+    machine's paths (private temp dir, project root, home) or secret-looking variables."""
+    for name, value in os.environ.items():
+        if _SECRET_NAME.search(name) and len(value) >= 4:
+            text = text.replace(value, f"${name}")
+    for path, shown in ((scratch, "<tmp>"), (root, "."), (Path.home(), "~")):
+        if len(str(path)) > 1:
+            text = text.replace(str(path), shown)
+    return text
+
+
 def facts_from_trace(trace_dir: Path, root: Path, run: HarnessRun | None = None) -> RuntimeFacts:
     """Parse what a run left in `trace_dir`; every problem becomes a notification."""
     notes: list[Notification] = []
     if run is not None and (fault := run.fault()):
         tail = "\n".join(run.output_tail[-5:])
-        notes.append(_fault(f"{fault}; the facts traced before it stopped are still reported."
-                            + (f"\nLast output:\n{tail}" if tail else ""), Level.ERROR))
+        notes.append(_fault(redact(f"{fault}; the facts traced before it stopped are still reported."
+                                   + (f"\nLast output:\n{tail}" if tail else ""), root, trace_dir.parent), Level.ERROR))
     parsed = parse_trace_dir(trace_dir, check_version=False)
     if parsed.torch_version:
         try:
