@@ -9,7 +9,7 @@ import pytest
 from tests.golden_constants.agreement import KINDS, keys, render, tally
 from tests.golden_constants.programs import PROGRAMS
 from tests.oracle import Observation, observe, predict
-from vtlint.trace import Event
+from vtlint.trace import Action, Event
 
 pytestmark = pytest.mark.torch
 
@@ -52,3 +52,25 @@ def test_agreement_table(observed: dict[str, Observation], predicted: dict[str, 
     for kind, row in table.items():
         assert row.observed > 0, f"the suite observes no {kind} events: it checks nothing"
         assert row.precision >= 0.9 and row.recall >= 0.9, f"{kind}: {row}"
+
+
+# Graph counts the walk cannot know: which recompile traces an empty graph.
+FRAME_DIVERGENCES = {
+    "bool_flips": "the recompile for training=False traces `return x` only: an empty graph Dynamo does not count",
+    "decorated_entry": DIVERGENCES["decorated_entry"],
+}
+
+
+def _counts(events: list[Event]) -> dict[str, tuple[object, object]]:
+    return {e.entry: (e.detail.get("graph_count"), e.detail.get("graph_break_count"))
+            for e in events if e.action is Action.FRAME}
+
+
+def test_graph_and_break_counts_agree(observed: dict[str, Observation], predicted: dict[str, list[Event]]) -> None:
+    """FRAME: graphs over the run (every compile traces them again) and graph breaks, per entry."""
+    wrong = {}
+    for name in PROGRAMS:
+        said, seen = _counts(predicted[name]), _counts(observed[name].events)
+        if (said != seen) != (name in FRAME_DIVERGENCES):
+            wrong[name] = (said, seen)
+    assert wrong == {}, f"(predicted, observed) graph/break counts: {wrong}"

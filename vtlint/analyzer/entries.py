@@ -8,6 +8,7 @@ module's own `torch._dynamo.config` assignments."""
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,6 +96,7 @@ class _Scanner(cst.CSTVisitor):
         self.p = parsed
         self.s = parsed.summary
         self.with_entries = with_entries
+        self.metadata = with_entries
         self.facts = ModuleFacts()
         self.stack: list[tuple[str, str]] = []  # (name, kind)
         self.loops: list[frozenset[str]] = []
@@ -106,7 +108,7 @@ class _Scanner(cst.CSTVisitor):
 
     # helpers -----------------------------------------------------------------
     def qnames(self, node: cst.CSTNode) -> set[str]:
-        if not self.with_entries:
+        if not self.metadata:
             name = dotted(node) if isinstance(node, cst.BaseExpression) else None
             return {resolve(name, self.s.imports)} if name else set()
         return {q.name for q in self.get_metadata(QualifiedNameProvider, node, set())}
@@ -318,8 +320,13 @@ class _Scanner(cst.CSTVisitor):
         for target in node.targets:
             if isinstance(target.target, cst.Name):
                 self._pending_assign = target.target.value
-                self.local_bindings[-1][target.target.value] = node.value
             self._mutation(target.target, node.value, node, augmented=False)
+
+    def leave_Assign(self, original_node: cst.Assign) -> None:
+        # bound after its value is visited: a call in `w = f(w)` still sees the previous `w`
+        for target in original_node.targets:
+            if isinstance(target.target, cst.Name):
+                self.local_bindings[-1][target.target.value] = original_node.value
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         self._mutation(node.target, node.value, node, augmented=True)
@@ -386,10 +393,48 @@ def _names(node: cst.BaseExpression) -> list[cst.Name]:
 
 
 def scan(parsed: Parsed, with_entries: bool) -> ModuleFacts:
-    """Entries (with QualifiedNameProvider) and sites of one module."""
+    """Entries (resolved by QualifiedNameProvider) and sites of one module; without
+    entries, names resolve through the module's import table."""
     scanner = _Scanner(parsed, with_entries)
-    if with_entries:
+    if scanner.metadata:
         MetadataWrapper(parsed.module, unsafe_skip_copy=True).visit(scanner)
     else:
         parsed.module.visit(scanner)
     return scanner.facts
+
+
+def _ast_dotted(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        base = _ast_dotted(node.value)
+        return f"{base}.{node.attr}" if base else None
+    return None
+
+
+def worth_scanning(tree: ast.Module, imports: dict[str, str]) -> bool:
+    """Whether a module may compile something or configure Dynamo, judged on Python's
+    own (fast) tree with the import table: the full LibCST pass with positions and
+    QualifiedNameProvider costs several parses, so only such modules pay for it."""
+    wanted = COMPILE | OPTIMIZE | set(MARK)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func.func if isinstance(node.func, ast.Call) else node.func
+            name = _ast_dotted(func)
+            if name and resolve(name, imports) in wanted:
+                return True
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "compile" and not node.args:
+                return True  # model.compile()
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for dec in node.decorator_list:
+                name = _ast_dotted(dec.func if isinstance(dec, ast.Call) else dec)
+                target = dec.func.func if isinstance(dec, ast.Call) and isinstance(dec.func, ast.Call) else None
+                if (name and resolve(name, imports) in wanted) or (
+                        target is not None and resolve(_ast_dotted(target) or "", imports) in wanted):
+                    return True
+        elif isinstance(node, ast.Assign):
+            for target in node.targets:
+                name = _ast_dotted(target)
+                if name and resolve(name, imports).startswith(CONFIG_PREFIXES):
+                    return True
+    return False

@@ -23,7 +23,7 @@ import libcst as cst
 from vtlint.analyzer import breaks
 from vtlint.analyzer.api import EntryInfo, FileProblem, Prediction
 from vtlint.analyzer.cache import Cache, digest
-from vtlint.analyzer.entries import EntrySpec, ModuleFacts, scan
+from vtlint.analyzer.entries import EntrySpec, ModuleFacts, scan, worth_scanning
 from vtlint.analyzer.files import SourceError, SourceFile, read_source
 from vtlint.analyzer.index import Parsed, Project, parse_with_positions
 from vtlint.analyzer.recompiles import predict_recompiles
@@ -66,11 +66,11 @@ FileResult = tuple[ModuleSummary | None, FileProblem | None, ModuleFacts | None]
 _NESTING_ERRORS = ("too many nested parentheses", "too many levels of indentation", "too many statically nested")
 
 
-def _python_rejects(text: str, display: str) -> FileProblem | None:
+def _python_rejects(text: str, display: str) -> FileProblem | ast.Module | None:
     """Python's verdict first: cheap next to LibCST, and it keeps pathological
-    nesting away from LibCST's native parser."""
+    nesting away from LibCST's native parser. Its tree when the file is valid."""
     try:
-        compile(text, display, "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
+        return compile(text, display, "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
     except SyntaxError as err:
         if any(reason in str(err.msg) for reason in _NESTING_ERRORS):
             return FileProblem(Kind.SYNTAX_ERROR, Location(display, err.lineno or 1, err.offset or 1),
@@ -78,14 +78,13 @@ def _python_rejects(text: str, display: str) -> FileProblem | None:
         return None  # LibCST reports it below, with Python's message
     except (RecursionError, MemoryError, ValueError) as err:
         return FileProblem(Kind.SYNTAX_ERROR, Location(display, 1, 1), f"too complex to parse: {err!r}")
-    return None
 
 
 def _summarize_one(display: str, text: str) -> tuple[FileResult, Parsed | None]:
     """Parse and summarise one file; scan it for entries when its text hints at
     any (only then are positions and qualified names worth their cost). Never raises."""
     rejected = _python_rejects(text, display)
-    if rejected is not None:
+    if isinstance(rejected, FileProblem):
         return (None, rejected, None), None
     try:
         module = cst.parse_module(text)
@@ -97,6 +96,10 @@ def _summarize_one(display: str, text: str) -> tuple[FileResult, Parsed | None]:
     try:
         summary = summarize(module, display, text)
         if not summary.has_hints:
+            return (summary, None, None), None
+        # names resolved through imports first; positions and QualifiedNameProvider (several
+        # times a parse) only for modules that really compile something or configure Dynamo
+        if rejected is not None and not worth_scanning(rejected, summary.imports):
             return (summary, None, None), None
         parsed = parse_with_positions(summary, text, module)
         return (summary, None, scan(parsed, with_entries=True)), parsed

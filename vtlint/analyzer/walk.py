@@ -265,7 +265,8 @@ class Walker:
             self.events = [e for e in self.events if e.action is Action.GRAPH_BREAK]
         except (_LoopBreak, _LoopContinue, _InlinedBreak):
             pass
-        graphs = 0 if skipped else sum(1 for f in self.frames if f.graph_ops) or (1 if not self.breaks else 0)
+        # a frame whose trace put no tensor op in its graph compiles no graph (explain counts 0)
+        graphs = 0 if skipped else sum(1 for f in self.frames if f.graph_ops)
         return WalkResult(self.events, graphs, self.breaks, skipped, self.notes)
 
     # statements ----------------------------------------------------------------
@@ -694,6 +695,8 @@ class Walker:
         # any other binary op still realizes its operands: the constants are guarded
         for side in (left, right):
             self.use(side, act, node)
+        if V.UNKNOWN in (left.kind, right.kind):
+            self.frame.graph_ops += 1  # most likely tensor math on a value the walk cannot type
         return V.unknown()
 
     def compare(self, left: Value, right: Value, op: cst.BaseCompOp, act: Act, node: cst.CSTNode) -> Value:
