@@ -103,6 +103,7 @@ class Project:
                 self.by_module.setdefault(".".join(parts[i:]), summary)
         self._parsed: dict[str, Parsed | None] = {}
         self._library: dict[str, ModuleSummary | None] = {}
+        self.library_displays: set[str] = set()
         self.library_roots = _library_roots()
 
     def parsed(self, display: str) -> Parsed | None:
@@ -114,6 +115,10 @@ class Project:
             except (cst.ParserSyntaxError, RecursionError):
                 self._parsed[display] = None
         return self._parsed[display]
+
+    def is_library(self, display: str) -> bool:
+        """A module read from an installed package rather than one of the analyzed files."""
+        return display in self.library_displays
 
     def adopt(self, parsed: Parsed) -> None:
         self._parsed[parsed.summary.display] = parsed
@@ -153,6 +158,7 @@ class Project:
         except (OSError, UnicodeDecodeError, cst.ParserSyntaxError, RecursionError):
             return None
         display = path.as_posix()
+        self.library_displays.add(display)
         summary = summarize(module, display, text)
         summary.module = name
         self.texts[display] = text

@@ -153,8 +153,18 @@ class Walker:
         line, col, end_line, end_col = act.parsed.span(node)
         return Location(act.display, line, col, end_line, end_col)
 
-    def emit(self, action: Action, act: Act, node: cst.CSTNode, **fields: Any) -> Event:
-        event = Event(action, self.loc(act, node), self.entry, frame=self.frame.name, chain=act.chain, **fields)
+    def emit(self, action: Action, act: Act, node: cst.CSTNode, **fields: Any) -> Event | None:
+        location, chain = self.loc(act, node), act.chain
+        if self.project.is_library(act.display):
+            # inside an installed package: reported at the innermost line of the user's code
+            # (as Dynamo's user stack does); calls between library functions are not news
+            user = [link for link in chain if not self.project.is_library(link.location.path)]
+            if action is Action.INLINE or not user:
+                return None
+            location, chain = user[-1].location, tuple(user[:-1])
+            fields["detail"] = {**fields.get("detail", {}), "library_site": f"{act.parsed.summary.module}:"
+                                f"{act.parsed.line(node)}"}
+        event = Event(action, location, self.entry, frame=self.frame.name, chain=chain, **fields)
         self.events.append(event)
         return event
 
@@ -1107,7 +1117,9 @@ class Walker:
             return V.unknown()
         callee = f"{parsed.summary.display}:{qualname}" if not qualname.startswith("<") else qualname
         code_name = "<lambda>" if isinstance(fn, cst.Lambda) else qualname
-        self.emit(Action.INLINE, act, node, callee=_display_callee(parsed, code_name), variable_tracker=V.FUNC,
+        library = self.project.is_library(parsed.summary.display)
+        callee_name = f"{parsed.summary.module}.{code_name}" if library else f"{parsed.summary.display}:{code_name}"
+        self.emit(Action.INLINE, act, node, callee=callee_name, variable_tracker=V.FUNC,
                   detail={"qualname": qualname})
         env = self.bind(fn, func.bound_self, args, kwargs, parsed)
         link = Related(self.loc(act, node), f"{'in a loop: ' if act.loops else ''}calls {callee.rpartition(':')[2]}")
@@ -1302,11 +1314,3 @@ def _returned_def(fn: cst.FunctionDef) -> cst.FunctionDef | None:
                 if isinstance(small, cst.Return) and isinstance(small.value, cst.Name) and small.value.value in defs:
                     return defs[small.value.value]
     return None
-
-
-def _display_callee(parsed: Parsed, qualname: str) -> str:
-    summary = parsed.summary
-    if summary.display.startswith("/"):  # an installed package: its dotted name
-        return f"{summary.module}.{qualname}"
-    return f"{summary.display}:{qualname}"
-
