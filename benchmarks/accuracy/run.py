@@ -141,9 +141,16 @@ def inline_construct(event: Event) -> str:
     callee = event.callee or ""
     if ":" in callee:
         qual = callee.rpartition(":")[2]
-        if qual.endswith(".forward"):
+        name = qual.rpartition(".")[2]
+        if name in ("wrapper", "wrapped_func", "wrapped_fn", "inner", "decorated"):
+            return "decorator wrapper"
+        if "<locals>" in qual:
+            return "nested function, lambda or comprehension"
+        if name == "forward":
             return "project module call (forward)"
-        return "project method" if "." in qual.replace(".<locals>.", "#") else "project function"
+        if name.startswith("__") and name.endswith("__"):
+            return "implicit dunder (__getattribute__, __init__, ...)"
+        return "project method" if "." in qual else "project function"
     top = callee.split(".")[0] or "?"
     return f"library function ({top})"
 
