@@ -18,7 +18,7 @@ EXAMPLES = Path(__file__).parents[2] / "examples"
 @pytest.fixture(scope="module")
 def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The examples plus enough modules to use the worker pool (> 8 files), one of
-    them a long sum (deep in LibCST's tree) and one a syntax error."""
+    them long sums (deep in LibCST's tree) and one a syntax error."""
     root = tmp_path_factory.mktemp("det") / "project"
     shutil.copytree(EXAMPLES, root)
     for i in range(10):
@@ -26,6 +26,9 @@ def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
             f"import torch\n\n\n@torch.compile\ndef f_{i}(x, n):\n    print(n)\n    return x * n + {i}\n\n\n"
             f"f_{i}(torch.ones(2), {i})\n")
     (root / "long_sum.py").write_text("x = " + " + ".join(["1"] * 1500) + "\n")
+    # Regression: workers raise the recursion limit, so Python's AST check let this through
+    # to LibCST (hours) with --jobs 2 while --jobs 1 called it too complex.
+    (root / "very_long_sum.py").write_text("x = " + " + ".join(["1"] * 20_000) + "\n")
     (root / "broken.py").write_text("def f(:\n")
     return root
 

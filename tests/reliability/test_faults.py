@@ -111,11 +111,12 @@ def test_a_flooding_harness_does_not_grow_vtlint(project: Path) -> None:
         "assert all(len(n.message) < 20_000 for n in facts.notifications)\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)\n"
     )
-    env = {**os.environ, "TMPDIR": tempfile.tempdir}
+    # a clean environment: other tests in this worker may leave PYTHONPATH hooks behind
+    env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/"), "TMPDIR": tempfile.tempdir}
     proc = subprocess.run([sys.executable, "-c", probe], cwd=project / "examples", capture_output=True, text=True, timeout=300,
                           env=env)
     assert proc.returncode == 0, proc.stderr
-    assert int(proc.stdout.split()[-1]) < 150  # MiB; the output alone was 200
+    assert int(proc.stdout.split()[-1]) < 150, proc.stdout  # MiB (about 40 without a flood); the output was 200
     assert os.listdir(tempfile.tempdir) == []
 
 

@@ -66,9 +66,16 @@ FileResult = tuple[ModuleSummary | None, FileProblem | None, ModuleFacts | None]
 _NESTING_ERRORS = ("too many nested parentheses", "too many levels of indentation", "too many statically nested")
 
 
+# The AST depth Python accepts scales with the recursion limit, which workers raise: a fixed
+# limit gives one verdict for every --jobs, and keeps chains LibCST takes hours on away from it.
+_AST_RECURSION_LIMIT = 1000
+
+
 def _python_rejects(text: str, display: str) -> FileProblem | ast.Module | None:
     """Python's verdict first: cheap next to LibCST, and it keeps pathological
     nesting away from LibCST's native parser. Its tree when the file is valid."""
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(_AST_RECURSION_LIMIT)
     try:
         return compile(text, display, "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
     except SyntaxError as err:
@@ -78,6 +85,8 @@ def _python_rejects(text: str, display: str) -> FileProblem | ast.Module | None:
         return None  # LibCST reports it below, with Python's message
     except (RecursionError, MemoryError, ValueError) as err:
         return FileProblem(Kind.SYNTAX_ERROR, Location(display, 1, 1), f"too complex to parse: {err!r}")
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def _summarize_one(display: str, text: str) -> tuple[FileResult, Parsed | None]:
