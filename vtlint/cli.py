@@ -24,7 +24,7 @@ from vtlint.findings import Level
 from vtlint.report.github import render_github
 from vtlint.report.json_format import render_json
 from vtlint.report.output import write_atomic
-from vtlint.report.text import render, statistics, visible
+from vtlint.report.text import render, statistics
 from vtlint.rules.registry import all_rules, get_rule, unknown_selectors
 
 if TYPE_CHECKING:
@@ -136,7 +136,7 @@ def main() -> None:
 @click.option("--fail-level", type=click.Choice([lvl.value for lvl in Level]), help="Exit 1 only for findings at or above this level [default: warning].")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--statistics", "show_statistics", is_flag=True, help="Print the number of findings per code.")
-@click.option("--show-notes", is_flag=True, help="Also print note-level findings (inlined calls) in text output.")
+@click.option("--show-notes", is_flag=True, help="Also print inlined calls (notes) in text and GitHub output.")
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only: no summary, no notifications.")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, help="Parallel workers; 0 means one per core.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the analysis cache.")
@@ -192,12 +192,7 @@ def _check(paths: list[Path], fmt: str, output: Path | None, config_file: Path |
             err.print(f"[yellow]{note.level.value}[/]: {where}{note.message}", soft_wrap=True, highlight=False)
     if fmt == "text" and output is None:
         out = _console(color, sys.stdout)
-        if quiet:
-            for finding in visible(result, show_notes):
-                loc = finding.location
-                out.print(f"{loc.path}:{loc.line}:{loc.column}: {finding.code} {finding.message} [{finding.evidence.value}]")
-        else:
-            render(result, out, show_notes=show_notes, grouped=out.is_terminal)
+        render(result, out, show_notes=show_notes, grouped=out.is_terminal and not quiet, quiet=quiet)
         if show_statistics:
             statistics(result, out, show_notes)
     else:

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from vtlint.check import CheckResult
 from vtlint.findings import Finding, Level, Notification
-from vtlint.report.text import META_KINDS
+from vtlint.report.text import META_KINDS, visible
 from vtlint.report.uris import Paths
 
 _COMMAND = {Level.ERROR: "error", Level.WARNING: "warning", Level.NOTE: "notice"}
@@ -60,7 +60,7 @@ def notification(note: Notification, paths: Paths | None = None) -> str:
 
 
 def render_github(result: CheckResult, show_notes: bool = False, root: Path | None = None) -> str:
-    findings = [f for f in result.findings if show_notes or f.level is not Level.NOTE]
+    findings = visible(result, show_notes)
     findings.sort(key=lambda f: -f.level.rank)  # stable: source order within a level
     paths = Paths.for_root(root) if root else None
     lines = [annotation(f, paths) for f in findings]

@@ -19,8 +19,13 @@ _LEVEL_STYLE = {Level.ERROR: "bold red", Level.WARNING: "yellow", Level.NOTE: "c
 
 
 def visible(result: CheckResult, show_notes: bool) -> list[Finding]:
-    """Notes (inlined calls) are hidden from default text output."""
-    return [f for f in result.findings if show_notes or f.level is not Level.NOTE]
+    """Inlined calls (notes: an entrance, not a problem) are hidden from default text
+    and annotation output; JSON, SARIF and the editor always carry them."""
+    return [f for f in result.findings if show_notes or not _hidden_note(f)]
+
+
+def _hidden_note(finding: Finding) -> bool:
+    return finding.kind is Kind.INLINED_CALL and finding.level is Level.NOTE
 
 
 def _line(finding: Finding) -> Text:
@@ -35,7 +40,8 @@ def _line(finding: Finding) -> Text:
     return text
 
 
-def render(result: CheckResult, console: Console, *, show_notes: bool, grouped: bool) -> None:
+def render(result: CheckResult, console: Console, *, show_notes: bool, grouped: bool, quiet: bool = False) -> None:
+    """The findings; unless `quiet`, the summary line and the runtime coverage after them."""
     findings = visible(result, show_notes)
     if grouped:
         for index, (_path, group) in enumerate(groupby(findings, key=lambda f: f.location.path)):
@@ -46,6 +52,8 @@ def render(result: CheckResult, console: Console, *, show_notes: bool, grouped: 
     else:
         for finding in findings:
             console.print(_line(finding), soft_wrap=True, highlight=False)
+    if quiet:
+        return
     console.print(summary(result, show_notes), soft_wrap=True, highlight=False)
     if result.runtime:  # coverage of the runtime step: entries exercised, compiles, kernels
         from vtlint.runtime.summary import coverage_lines
@@ -66,7 +74,7 @@ def summary(result: CheckResult, show_notes: bool) -> Text:
         detail = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
         text = Text(f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({detail}) {where}.", style="bold")
     if hidden:
-        text.append(f" {hidden} note{'s' if hidden != 1 else ''} hidden (inlined calls); --show-notes shows them.", style="dim")
+        text.append(f" {hidden} inlined call{'s' if hidden != 1 else ''} hidden; --show-notes shows them.", style="dim")
     return text
 
 
