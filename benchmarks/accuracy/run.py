@@ -26,7 +26,7 @@ import re
 import shutil
 import sys
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +37,10 @@ sys.path.insert(0, str(HERE))
 
 from models import ARCHS  # noqa: E402
 
+from vtlint.analyzer import Prediction, analyze  # noqa: E402
+from vtlint.analyzer.files import discover  # noqa: E402
+from vtlint.config import Config  # noqa: E402
+from vtlint.runtime.step import RuntimeFacts, run_step  # noqa: E402
 from vtlint.trace import Action, Event  # noqa: E402
 
 # The transformers modules a model's forward can reach besides its own package.
@@ -87,9 +91,7 @@ def static_paths(scratch: Path) -> list[Path]:
 # --- the two traces ----------------------------------------------------------
 
 
-def observe(scratch: Path, timeout: float) -> tuple[object, list[dict[str, object]]]:
-    from vtlint.runtime.step import run_step
-
+def observe(scratch: Path, timeout: float) -> tuple[RuntimeFacts, list[dict[str, object]]]:
     results = scratch / "cases.jsonl"
     results.unlink(missing_ok=True)
     facts = run_step([sys.executable, str(HERE / "harness.py"), str(scratch), str(results)], scratch, timeout=timeout)
@@ -97,11 +99,7 @@ def observe(scratch: Path, timeout: float) -> tuple[object, list[dict[str, objec
     return facts, cases
 
 
-def predict(scratch: Path, entries: list[str]) -> object:
-    from vtlint.analyzer import analyze
-    from vtlint.analyzer.files import discover
-    from vtlint.config import Config
-
+def predict(scratch: Path, entries: list[str]) -> Prediction:
     config = Config(root=scratch, entry_points=tuple(entries))
     files = discover(static_paths(scratch), config).files
     return analyze(files, config, jobs=2, use_cache=True)
@@ -326,8 +324,6 @@ def main(argv: list[str] | None = None) -> int:
                         help="score against the runtime facts of the previous run (static side only)")
     args = parser.parse_args(argv)
     os.environ.setdefault("VTLINT_CACHE_DIR", str(SCRATCH / "cache"))
-    from vtlint.runtime.step import RuntimeFacts
-
     saved = SCRATCH / "runtime-facts.json"
     started = time.perf_counter()
     if args.reuse_runtime and saved.exists():
@@ -336,25 +332,28 @@ def main(argv: list[str] | None = None) -> int:
     else:
         prepare(SCRATCH)
         facts, cases = observe(SCRATCH, args.timeout)
-        facts.save(saved)  # type: ignore[attr-defined]
+        facts.save(saved)
     elapsed = {"runtime": time.perf_counter() - started}
-    for note in facts.notifications:  # type: ignore[attr-defined]
+    for note in facts.notifications:
         print(f"runtime: {note.message.splitlines()[0]}", file=sys.stderr)
     entries = sorted({str(c["entry"]) for c in cases if c["entry"]})
+    if not entries:
+        print("the harness recorded no case: nothing to score (see the runtime notes above)", file=sys.stderr)
+        return 1
     started = time.perf_counter()
     prediction = predict(SCRATCH, entries)
     elapsed["static"] = time.perf_counter() - started
-    report = score(prediction.events, facts.events, set(entries), facts.exercised)  # type: ignore[attr-defined]
+    report = score(prediction.events, facts.events, set(entries), facts.exercised)
     by_corpus = {corpus: score(prediction.events, facts.events, {e for e in entries if e.startswith(f"{corpus}/")},
-                               facts.exercised)  # type: ignore[attr-defined]
+                               facts.exercised)
                  for corpus in ("exportdb", "transformers")}
-    text = render(report, cases, prediction.texts, elapsed, facts.torch_version, by_corpus)  # type: ignore[attr-defined]
+    text = render(report, cases, prediction.texts, elapsed, facts.torch_version, by_corpus)
     print(text)
     if args.save:
         args.save.write_text(text + "\n", encoding="utf-8")
     if args.json:
         args.json.write_text(json.dumps({
-            "torch_version": facts.torch_version,  # type: ignore[attr-defined]
+            "torch_version": facts.torch_version,
             "cases": cases,
             "kinds": {k: vars(s) for k, s in report.kinds.items()},
             "constructs": [{"kind": k, "construct": c, **vars(s)} for (k, c), s in report.constructs.items()],

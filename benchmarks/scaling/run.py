@@ -26,23 +26,23 @@ sys.path.insert(0, str(HERE.parent / "speed"))
 
 from run import build_corpus, corpus_files  # noqa: E402  (benchmarks/speed/run.py)
 
-from vtlint.analyzer import analyze  # noqa: E402
+from vtlint.analyzer import Prediction, analyze  # noqa: E402
 from vtlint.analyzer.files import discover  # noqa: E402
 from vtlint.config import Config  # noqa: E402
 from vtlint.trace import Action  # noqa: E402
 
 
-def timed(work: Callable[[], object], repeat: int = 1) -> tuple[float, float, object]:
+def timed(work: Callable[[], Prediction], repeat: int = 1) -> tuple[float, float, Prediction]:
     """(CPU s, wall s, result), the best of `repeat`."""
-    best = (float("inf"), float("inf"), None)
+    runs = []
     for _ in range(repeat):
         cpu, wall = time.process_time(), time.perf_counter()
         result = work()
-        best = min(best, (time.process_time() - cpu, time.perf_counter() - wall, result), key=lambda t: t[0])
-    return best
+        runs.append((time.process_time() - cpu, time.perf_counter() - wall, result))
+    return min(runs, key=lambda t: t[0])
 
 
-def analyze_folder(root: Path, assume: bool) -> object:
+def analyze_folder(root: Path, assume: bool) -> Prediction:
     config = Config(root=root, assume_compiled=("forward",) if assume else ())
     return analyze(discover([root], config).files, config, jobs=1, use_cache=False)
 
@@ -67,7 +67,7 @@ def corpus_scaling(sample: int, assume: bool) -> list[dict[str, object]]:
         lines = build_corpus(root, files, copies)
         cpu, wall, prediction = timed(lambda: analyze_folder(root, assume), repeat=2)
         rows.append({"copies": copies, "files": len(files) * copies, "lines": lines, "cpu_s": cpu, "wall_s": wall,
-                     "entries": len(prediction.entries), "events": len(prediction.events)})  # type: ignore[attr-defined]
+                     "entries": len(prediction.entries), "events": len(prediction.events)})
     return rows
 
 
@@ -96,7 +96,7 @@ def depth_scaling(depths: list[int]) -> list[dict[str, object]]:
         (root / "pyproject.toml").write_text("[tool.vtlint]\n", encoding="utf-8")
         (root / "chain.py").write_text(chain_program(depth), encoding="utf-8")
         cpu, wall, prediction = timed(lambda: analyze_folder(root, False), repeat=3)
-        inlined = sum(1 for e in prediction.events if e.action is Action.INLINE)  # type: ignore[attr-defined]
+        inlined = sum(1 for e in prediction.events if e.action is Action.INLINE)
         rows.append({"depth": depth, "cpu_s": cpu, "wall_s": wall, "inlined": inlined})
     return rows
 
@@ -104,20 +104,20 @@ def depth_scaling(depths: list[int]) -> list[dict[str, object]]:
 def render(size: list[dict[str, object]], depth: list[dict[str, object]], assume: bool) -> str:
     out = [f"corpus size (analyze, jobs 1, no cache{', --assume-compiled forward' if assume else ''}):",
            f"{'copies':>6} {'files':>6} {'lines':>8} {'CPU s':>8} {'×1x':>6} {'events':>7}"]
-    base = float(size[0]["cpu_s"])  # type: ignore[arg-type]
+    base = float(size[0]["cpu_s"])
     for row in size:
         out.append(f"{row['copies']:>6} {row['files']:>6} {row['lines']:>8} {row['cpu_s']:>8.2f} "
-                   f"{float(row['cpu_s']) / base:>6.2f} {row['events']:>7}")  # type: ignore[arg-type]
-    a, b, r2 = fit([(float(r["files"]), float(r["cpu_s"])) for r in size])  # type: ignore[arg-type]
+                   f"{float(row['cpu_s']) / base:>6.2f} {row['events']:>7}")
+    a, b, r2 = fit([(float(r["files"]), float(r["cpu_s"])) for r in size])
     out.append(f"fit: CPU s = {a:.2f} + {1000 * b:.2f} ms/file, r² = {r2:.4f}")
     out += ["", "inline depth (one compiled f calling a chain of N helpers):",
             f"{'depth':>6} {'CPU ms':>8} {'×depth 1':>9} {'inlined':>8}"]
-    first = float(depth[0]["cpu_s"])  # type: ignore[arg-type]
+    first = float(depth[0]["cpu_s"])
     for row in depth:
         flag = "" if row["inlined"] == row["depth"] else "   <-- walk stopped before the end of the chain"
         out.append(f"{row['depth']:>6} {1000 * float(row['cpu_s']):>8.1f} {float(row['cpu_s']) / first:>9.2f} "
-                   f"{row['inlined']:>8}{flag}")  # type: ignore[arg-type]
-    da, db, dr2 = fit([(float(r["depth"]), float(r["cpu_s"])) for r in depth])  # type: ignore[arg-type]
+                   f"{row['inlined']:>8}{flag}")
+    da, db, dr2 = fit([(float(r["depth"]), float(r["cpu_s"])) for r in depth])
     out.append(f"fit: CPU ms = {1000 * da:.1f} + {1000 * db:.2f} ms/level, r² = {dr2:.4f}")
     out.append("")
     out.append(f"SUMMARY: 4x the files costs {float(size[-1]['cpu_s']) / base:.2f}x (r² {r2:.3f}); "

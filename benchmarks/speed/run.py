@@ -138,7 +138,8 @@ def machine() -> str:
             f"load average {load[0]:.1f} at the end")
 
 
-def render(runs: dict[str, Measurement], r: dict[str, float], files: int, lines: int, summary: dict[str, object]) -> str:
+def render(runs: dict[str, Measurement], r: dict[str, float], files: int, lines: int,
+           summary: dict[str, object]) -> str:
     out = [f"corpus: {files} files, {lines} lines ({summary.get('entries', '?')} entries walked, "
            f"{summary.get('findings', '?')} findings); {machine()}", ""]
     parse = runs["parse"]
