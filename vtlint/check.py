@@ -33,6 +33,7 @@ class CheckResult:
     rules: dict[str, type[Rule]] = field(default_factory=dict)  # the rules enabled for the run
     torch_version: str | None = None
     runtime: dict[str, object] = field(default_factory=dict)  # coverage, compiles, harness status
+    root: Path | None = None  # the project root the findings' paths are relative to
 
 
 def installed_torch_version() -> str | None:
@@ -100,7 +101,7 @@ def run_check(
     progress: Callable[[int, int], None] | None = None,
     overrides: dict[Path, str] | None = None,
 ) -> CheckResult:
-    result = CheckResult(rules=enabled_rules(config), torch_version=installed_torch_version())
+    result = CheckResult(rules=enabled_rules(config), torch_version=installed_torch_version(), root=config.root)
     if files is None:
         discovery = discover(paths, config)
         files, result.missing = discovery.files, discovery.missing

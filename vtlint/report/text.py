@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import groupby
+from pathlib import Path
 
 from rich.console import Console
 from rich.text import Text
@@ -28,10 +29,21 @@ def _hidden_note(finding: Finding) -> bool:
     return finding.kind is Kind.INLINED_CALL and finding.level is Level.NOTE
 
 
-def _line(finding: Finding) -> Text:
+def terminal_path(path: str, root: Path | None) -> str:
+    """A finding's path as a terminal shows it, relative to the current folder (as Ruff
+    does, so it can be clicked), when the file is below it; else project-relative."""
+    if root is None:
+        return path
+    try:
+        return (root / path).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return path
+
+
+def _line(finding: Finding, root: Path | None) -> Text:
     loc = finding.location
     text = Text()
-    text.append(f"{loc.path}", style="bold")
+    text.append(terminal_path(loc.path, root), style="bold")
     text.append(f":{loc.line}:{loc.column}: ", style="dim")
     text.append(finding.code, style=_LEVEL_STYLE[finding.level])
     text.append(f" {finding.message}")
@@ -48,10 +60,10 @@ def render(result: CheckResult, console: Console, *, show_notes: bool, grouped: 
             if index:
                 console.print()
             for finding in group:
-                console.print(_line(finding), soft_wrap=True, highlight=False)
+                console.print(_line(finding, result.root), soft_wrap=True, highlight=False)
     else:
         for finding in findings:
-            console.print(_line(finding), soft_wrap=True, highlight=False)
+            console.print(_line(finding, result.root), soft_wrap=True, highlight=False)
     if quiet:
         return
     console.print(summary(result, show_notes), soft_wrap=True, highlight=False)
