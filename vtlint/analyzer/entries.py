@@ -138,10 +138,14 @@ class _Scanner(cst.CSTVisitor):
                 return ".".join(n for n, _ in self.stack[: i + 1])
         return None
 
-    def value_of(self, expr: cst.BaseExpression) -> Value:
-        """A call argument's abstract value, looking through simple local bindings."""
+    def value_of(self, expr: cst.BaseExpression, seen: frozenset[str] = frozenset()) -> Value:
+        """A call argument's abstract value, looking through simple local bindings
+        (`seen`: the names already followed, so `y = y` or `a = b; b = a` end)."""
         lit = literal(expr, self.s.imports)
         if lit.kind == V.NAME and isinstance(expr, cst.Name):
+            if expr.value in seen:
+                return V.unknown("low")
+            seen = seen | {expr.value}
             bound = self.local_bindings[-1].get(expr.value)
             if expr.value in (frozenset().union(*self.loops) if self.loops else ()):
                 # the first iteration's value compiles; every later one fails its guard
@@ -149,9 +153,9 @@ class _Scanner(cst.CSTVisitor):
                 return first.with_(ref=f"loop:{expr.value}", confidence="medium")
             if bound is not None and any(expr.value in names for names in self.loop_assigned):
                 # reassigned on every iteration (`lr *= 0.5`): the value at the first call compiles
-                return self.value_of(bound).with_(ref=f"loop:{expr.value}", confidence="medium")
+                return self.value_of(bound, seen).with_(ref=f"loop:{expr.value}", confidence="medium")
             if bound is not None:
-                return self.value_of(bound)
+                return self.value_of(bound, seen)
         if lit.kind == V.CALL and lit.ref and lit.ref.startswith("torch.") and lit.ref.split(".")[-1][:1].islower():
             return Value(V.TENSOR)
         return lit
