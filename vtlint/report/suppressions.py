@@ -92,7 +92,9 @@ def apply_suppressions(
 ) -> tuple[list[Finding], list[Finding]]:
     """Drop suppressed findings; with `report_unused`, return VTL901 findings for
     VTL codes in `# noqa` comments that suppressed nothing."""
-    parsed = {path: parse_suppressions(text) for path, text in texts.items()}
+    # Only files with findings can suppress one; every file when stale comments are reported.
+    wanted = set(texts) if report_unused else {f.location.path for f in findings}
+    parsed = {path: parse_suppressions(text) for path, text in texts.items() if path in wanted}
     kept = [f for f in findings if not (f.location.path in parsed and parsed[f.location.path].suppresses(f))]
     unused: list[Finding] = []
     if report_unused:
