@@ -77,6 +77,13 @@ class _FrameSkipped(Exception):
     """A break inside a loop: Dynamo gives up on the whole frame."""
 
 
+class _Raised(Exception):
+    """A `raise` inside a `try` that handles it: Dynamo traces the jump to the handler."""
+
+    def __init__(self, name: str | None) -> None:
+        self.name = name
+
+
 @dataclass
 class Frame:
     """A frame Dynamo compiles: the entry itself or a resume function."""
@@ -147,6 +154,8 @@ class Walker:
         self.inlining: list[tuple[str, str]] = []
         self.callee_frames: list[CalleeFrame] = []
         self.wrapper_names: dict[str, str] = {}  # decorator wrappers: their qualified names
+        self.handlers = 0  # enclosing `try` blocks with handlers, across inlined calls
+        self.uncertain = 0  # enclosing branches the walk takes without knowing they run
 
     # events --------------------------------------------------------------------
     def loc(self, act: Act, node: cst.CSTNode) -> Location:
@@ -233,17 +242,25 @@ class Walker:
         """Record the break, then unwind to the frame that owns the statement."""
         in_loop = act.loops > 0 or any(r.message.startswith("in a loop") for r in act.chain)
         detail: dict[str, Any] = {"reason": decision.reason, "what": what}
-        if act.depth == 0 and not in_loop:
+        skipped = in_loop or decision.skips_frame
+        if act.depth == 0 and not skipped:
             line = act.parsed.line(node)
             detail["resume"] = f"torch_dynamo_resume_in_{self.fn_name}_at_{line}"
         if in_loop:
-            detail.update(in_loop=True, frame_skipped=True)
+            detail["in_loop"] = True
+        if skipped:
+            detail["frame_skipped"] = True
         if self.settings.fullgraph:
             detail["fullgraph"] = True
         self.emit(Action.GRAPH_BREAK, act, node, gb_type=decision.gb_type, gb_id=decision.gb_id,
                   variable_tracker=decision.variable_tracker, confidence=decision.confidence, detail=detail)
         self.breaks += 1
-        if in_loop:
+        for gb_type in decision.also:  # torch reports a second break at the same line (the resumed frame's)
+            self.emit(Action.GRAPH_BREAK, act, node, gb_type=gb_type, gb_id=breaks.registry().id_of(gb_type),
+                      variable_tracker=decision.variable_tracker, confidence=decision.confidence,
+                      detail={**detail, "also_of": decision.gb_type})
+            self.breaks += 1
+        if skipped:
             raise _FrameSkipped
         if act.depth > 0:
             raise _InlinedBreak
@@ -320,7 +337,7 @@ class Walker:
             test = self.expr(node.test, act)
             self.truth(test, act, node.test, "assert")
         elif isinstance(node, cst.Raise):
-            raise _Return(V.unknown())
+            self.raise_stmt(node, act)
         elif isinstance(node, cst.Break):
             raise _LoopBreak
         elif isinstance(node, cst.Continue):
@@ -339,9 +356,7 @@ class Walker:
         elif isinstance(stmt, cst.With):
             self.with_stmt(stmt, act)
         elif isinstance(stmt, cst.Try):
-            self.block(stmt.body, act)
-            if stmt.finalbody:
-                self.block(stmt.finalbody.body, act)
+            self.try_stmt(stmt, act)
         elif isinstance(stmt, cst.FunctionDef):
             key = f"local:{id(stmt)}"
             self.local_funcs[key] = (act.parsed, stmt, act.env, act.cls)
@@ -361,20 +376,57 @@ class Walker:
             elif isinstance(orelse, cst.Else):
                 self.block(orelse.body, act)
         else:  # unknown: both paths may be traced on some call
+            self.uncertain += 1
+            try:
+                self.block(stmt.body, act)
+                if isinstance(orelse, cst.If):
+                    self.if_stmt(orelse, act)
+                elif isinstance(orelse, cst.Else):
+                    self.block(orelse.body, act)
+            finally:
+                self.uncertain -= 1
+
+    def try_stmt(self, stmt: cst.Try, act: Act) -> None:
+        handlers = len(stmt.handlers) > 0
+        self.handlers += handlers
+        raised: _Raised | None = None
+        try:
             self.block(stmt.body, act)
-            if isinstance(orelse, cst.If):
-                self.if_stmt(orelse, act)
-            elif isinstance(orelse, cst.Else):
-                self.block(orelse.body, act)
+        except _Raised as exc:
+            if not handlers:
+                raise
+            raised = exc
+        finally:
+            self.handlers -= handlers
+        if raised is not None:
+            self.block(_handler(stmt.handlers, raised.name).body, act)
+        elif stmt.orelse:
+            self.block(stmt.orelse.body, act)
+        if stmt.finalbody:
+            self.block(stmt.finalbody.body, act)
+
+    def raise_stmt(self, node: cst.Raise, act: Act) -> None:
+        """A raise the frame handles is traced; one that leaves it is an Observed exception
+        (Dynamo skips the frame), predicted only where the walk knows the raise runs."""
+        exc = node.exc.func if isinstance(node.exc, cst.Call) else node.exc
+        if self.handlers:
+            raise _Raised(dotted(exc) if exc is not None else None)
+        if not self.uncertain:
+            self.graph_break(act, node, breaks.decide_raise(False, self.settings), "raise")
+        raise _Return(V.unknown())
 
     def for_stmt(self, stmt: cst.For, act: Act) -> None:
         iterable = self.expr(stmt.iter, act)
         elements = self.iterate(iterable, act, stmt.iter)
         act.loops += 1
         try:
-            if elements is None:
+            if elements is None:  # iterations unknown: the body may not run at all
                 self.assign(stmt.target, V.unknown(), act)
-                self._loop_body(stmt.body, act)
+                self.uncertain += 1
+                try:
+                    self._loop_body(stmt.body, act)
+                finally:
+                    self.uncertain -= 1
             else:
                 for element in elements[:MAX_UNROLL]:
                     self.assign(stmt.target, element, act)
@@ -714,7 +766,7 @@ class Walker:
             for side in (left, right):
                 self.use(side, act, node)
             self.frame.graph_ops += 1
-            return Value(V.TENSOR)
+            return Value(V.TENSOR, pytype="bool")  # pytype of a tensor: its dtype, when known
         if isinstance(op, (cst.Is, cst.IsNot)):
             for side in (left, right):
                 if side.kind == V.CONST and side.known and side.value is None:
@@ -763,6 +815,10 @@ class Walker:
         if base.kind == V.TENSOR:
             self.use(index, act, node)
             self.frame.graph_ops += 1
+            if index.kind == V.TENSOR and index.pytype == "bool":
+                decision = breaks.decide_boolean_mask(self.settings)
+                if decision.action == "graph-break":
+                    self.graph_break(act, node, decision, "boolean mask")
             return Value(V.TENSOR)
         if base.kind in (V.LIST, V.TUPLE):
             self.length_check(base, act, node)
@@ -970,7 +1026,8 @@ class Walker:
         elif name in _BUILTIN_NAMES:
             return self.call_builtin(name, args, kwargs, act, node)
         else:
-            decision = breaks.decide_function(name, self.settings)
+            tensors = any(a.kind == V.TENSOR for a in [*args, *kwargs.values()])
+            decision = breaks.decide_function(name, self.settings, tensor_args=tensors)
         if decision.action == "graph-break":
             for value in args + list(kwargs.values()):
                 self.use(value, act, node)
@@ -1013,7 +1070,8 @@ class Walker:
         return V.unknown()
 
     def call_builtin(self, name: str, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
-        decision = breaks.decide_builtin(name, self.settings)
+        tensors = any(a.kind == V.TENSOR for a in [*args, *kwargs.values()])
+        decision = breaks.decide_builtin(name, self.settings, tensor_args=tensors)
         if decision.action == "graph-break":
             self.graph_break(act, node, decision, name)
             return V.unknown()
@@ -1302,6 +1360,16 @@ def _target_names(node: cst.BaseExpression) -> list[str]:
     if isinstance(node, (cst.Tuple, cst.List)):
         return [n for e in node.elements for n in _target_names(e.value)]
     return []
+
+
+def _handler(handlers: Any, name: str | None) -> cst.ExceptHandler:
+    """The `except` clause a raise of `name` lands in: the one naming it, else the first."""
+    for handler in handlers:
+        caught = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+        names = {dotted(c.value if isinstance(c, cst.Element) else c) for c in caught if c is not None}
+        if name is not None and name in names:
+            return handler
+    return handlers[0]
 
 
 def _returned_def(fn: cst.FunctionDef) -> cst.FunctionDef | None:
