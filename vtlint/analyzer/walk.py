@@ -916,8 +916,9 @@ class Walker:
             return Value(V.NN_MODULE, source=source, ref=callee)
         if callee.startswith("torch.") and callee.rpartition(".")[2][:1].islower():
             return Value(V.TENSOR, source=source)
-        # an instance of a library class: remembered by its class for with-statements and notes
-        return Value(V.UNKNOWN, source=source, ref=callee, confidence="low")
+        # an instance of a library class: remembered by its class for with-statements and notes,
+        # and by its type (pytype) for method calls
+        return Value(V.UNKNOWN, source=source, ref=callee, pytype=breaks.instance_type(callee), confidence="low")
 
     def instance_attrs(self, summary: ModuleSummary, cls: ClassSummary) -> dict[str, Value]:
         attrs: dict[str, Value] = {}
@@ -948,6 +949,10 @@ class Walker:
             if name in ("T", "mT", "data", "grad", "real", "imag"):
                 return Value(V.TENSOR)
             return Value(V.LIB, ref=f"Tensor.{name}", bound_self=base)
+        if base.kind == V.UNKNOWN and base.ref and base.pytype:
+            # a method of a library object (`logger.info`, `sched.step`): decided by its type's qualified name
+            return Value(V.UNKNOWN, source=V.attr_source(base.source, name), ref=f"{base.pytype}.{name}",
+                          bound_self=base, confidence="low")
         if base.kind == V.UNKNOWN and is_tensor_only_attribute(name, self.settings):
             # only a tensor answers to this method: Dynamo holds a TensorVariable here
             return Value(V.LIB, ref=f"Tensor.{name}", bound_self=Value(V.TENSOR, source=base.source))
@@ -1014,6 +1019,8 @@ class Walker:
                 return self.call_user(call, args, kwargs, act, node)
         if func.kind == V.LIB and func.ref:
             return self.call_library(func, args, kwargs, act, node)
+        if func.kind == V.UNKNOWN and func.ref and func.bound_self is not None:
+            return self.call_library(func, args, kwargs, act, node)
         return V.unknown()
 
     def call_library(self, func: Value, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
@@ -1047,7 +1054,8 @@ class Walker:
             if name.endswith((".size", ".dim", ".numel", "Tensor.size", "Tensor.dim")):
                 return Value(V.CONST, pytype="int")
             return Value(V.TENSOR)
-        return V.unknown()
+        instance = breaks.instance_type(name) if receiver is None else None
+        return Value(V.UNKNOWN, ref=name, pytype=instance, confidence="low") if instance else V.unknown()
 
     def _dict_method(self, receiver: Value, method: str, args: list[Value], act: Act, node: cst.Call) -> Value:
         keys, items = receiver.keys, receiver.items
