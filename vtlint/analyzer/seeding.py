@@ -89,6 +89,14 @@ def _closure_cells(walker: Walker, parsed: Parsed, spec: EntrySpec, env: dict[st
             cells[name] = walker.materialize(seen, parsed.summary, source, None)
         elif param.default is not None:
             cells[name] = walker.materialize(literal(param.default, parsed.summary.imports), parsed.summary, source, None)
+    entry_name = spec.qualname.rpartition(".")[2]
+    body = fn.body.body if isinstance(fn.body, cst.IndentedBlock) else ()
+    for stmt in body:
+        # a sibling function the factory defines (`def report(y): ...`): a closure cell Dynamo inlines
+        if isinstance(stmt, cst.FunctionDef) and stmt.name.value != entry_name and stmt.name.value not in env:
+            key = f"local:{id(stmt)}"
+            walker.local_funcs[key] = (parsed, stmt, cells, None)
+            cells[stmt.name.value] = Value(V.FUNC, ref=key)
     return cells
 
 
