@@ -46,6 +46,7 @@ UNSUPPORTED_CTX = "Unsupported context manager"
 SKIPPED_INLINE = "Attempted to inline function marked as skipped"
 OBSERVED_EXCEPTION = "Observed exception"
 TENSOR_REPR = "repr() on tensor"
+DATA_PTR_COMPARE = "Data pointer comparison"
 
 
 @dataclass(frozen=True)
@@ -534,6 +535,13 @@ def decide_tensor_method(name: str, settings: DynamoSettings) -> Decision:
     if name in _index().tensor_methods:
         return Decision(GRAPH_NODE, vt, reason=f"`Tensor.{name}` goes into the graph")
     return Decision(UNKNOWN, vt, reason=f"`{name}` is not a torch.Tensor method", confidence="low")
+
+
+def decide_data_ptr_compare(settings: DynamoSettings) -> Decision:
+    """`a.data_ptr() == b.data_ptr()`: Dynamo cannot compare two DataPtrVariables
+    it has not proven to be the same tensor's (measured: GB5976 when they differ)."""
+    return _break(DATA_PTR_COMPARE, "DataPtrVariable", "comparing the data pointers of two tensors needs their "
+                  "storage, which tracing with FakeTensors does not have", confidence="medium")
 
 
 def decide_boolean_mask(settings: DynamoSettings) -> Decision:

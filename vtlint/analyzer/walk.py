@@ -378,13 +378,26 @@ class Walker:
         else:  # unknown: both paths may be traced on some call
             self.uncertain += 1
             try:
-                self.block(stmt.body, act)
+                returned = self._branch(stmt.body, act)
                 if isinstance(orelse, cst.If):
-                    self.if_stmt(orelse, act)
+                    returned &= self._branch([orelse], act)
                 elif isinstance(orelse, cst.Else):
-                    self.block(orelse.body, act)
+                    returned &= self._branch(orelse.body, act)
+                else:
+                    returned = False
             finally:
                 self.uncertain -= 1
+            if returned:
+                raise _Return(V.unknown("medium"))
+
+    def _branch(self, body: cst.BaseSuite | list[cst.BaseStatement], act: Act) -> bool:
+        """One of two paths the walk cannot choose between; True when it returned.
+        A return there does not end the walk: the other path goes on."""
+        try:
+            self.block(body, act)
+        except _Return:
+            return True
+        return False
 
     def try_stmt(self, stmt: cst.Try, act: Act) -> None:
         handlers = len(stmt.handlers) > 0
@@ -448,12 +461,18 @@ class Walker:
         return False
 
     def while_stmt(self, stmt: cst.While, act: Act) -> None:
+        # the first test runs before any backward jump (Dynamo's maybe_has_backedge looks
+        # forward only): a break there resumes instead of skipping the frame
+        test = self.expr(stmt.test, act)
+        if self.truth(test, act, stmt.test, "while") is False:
+            return
         act.loops += 1
         try:
-            for _ in range(MAX_UNROLL):
-                test = self.expr(stmt.test, act)
-                if self.truth(test, act, stmt.test, "while") is False:
-                    break
+            for index in range(MAX_UNROLL):
+                if index:
+                    test = self.expr(stmt.test, act)
+                    if self.truth(test, act, stmt.test, "while") is False:
+                        break
                 if self._loop_body(stmt.body, act):
                     break
                 if not test.known:
@@ -562,7 +581,24 @@ class Walker:
         return self.global_value(act.parsed.summary, name, act)
 
     def e_Attribute(self, node: cst.Attribute, act: Act) -> Value:
-        return self.getattr(self.expr(node.value, act), node.attr.value, act, node)
+        owner = node.value
+        if isinstance(owner, cst.Call) and not owner.args and dotted(owner.func) == "super" and act.cls:
+            found = self._super_attr(act, node.attr.value)
+            if found is not None:
+                return found
+        return self.getattr(self.expr(owner, act), node.attr.value, act, node)
+
+    def _super_attr(self, act: Act, name: str) -> Value | None:
+        """`super().name` in a method: the next class of the project's MRO that defines it."""
+        found = self.project.klass(act.cls or "")
+        receiver = act.env.get("self")
+        if found is None or receiver is None:
+            return None
+        for mod, klass in self.project.mro(*found)[1:]:
+            if name in klass.methods:
+                ref = f"{mod.module}.{klass.qualname}.{name}" if mod.module else f"{klass.qualname}.{name}"
+                return Value(V.FUNC, ref=ref, bound_self=receiver)
+        return None
 
     def e_Subscript(self, node: cst.Subscript, act: Act) -> Value:
         base = self.expr(node.value, act)
@@ -762,6 +798,9 @@ class Walker:
         return V.unknown()
 
     def compare(self, left: Value, right: Value, op: cst.BaseCompOp, act: Act, node: cst.CSTNode) -> Value:
+        if left.ref == right.ref == _DATA_PTR and isinstance(op, (cst.Equal, cst.NotEqual)):
+            self.graph_break(act, node, breaks.decide_data_ptr_compare(self.settings), "data_ptr comparison")
+            return Value(V.CONST, pytype="bool")
         if V.TENSOR in (left.kind, right.kind) and not isinstance(op, (cst.Is, cst.IsNot)):
             for side in (left, right):
                 self.use(side, act, node)
@@ -1054,6 +1093,8 @@ class Walker:
             if name.endswith((".size", ".dim", ".numel", "Tensor.size", "Tensor.dim")):
                 return Value(V.CONST, pytype="int")
             return Value(V.TENSOR)
+        if decision.variable_tracker == "DataPtrVariable":
+            return Value(V.UNKNOWN, ref=_DATA_PTR, confidence="medium")
         instance = breaks.instance_type(name) if receiver is None else None
         return Value(V.UNKNOWN, ref=name, pytype=instance, confidence="low") if instance else V.unknown()
 
@@ -1310,6 +1351,9 @@ def is_tensor_only_attribute(name: str, settings: DynamoSettings) -> bool:
     if name in _SHARED_METHODS or name.startswith("_"):
         return False
     return breaks.decide_tensor_method(name, settings).action != "unknown"
+
+
+_DATA_PTR = "<data_ptr>"  # the ref of a DataPtrVariable (`t.data_ptr()`)
 
 
 class _Unrolled(Exception):
