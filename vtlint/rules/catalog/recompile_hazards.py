@@ -7,8 +7,19 @@ from vtlint.rules.base import Example, Rule, RuleContext
 from vtlint.trace import Action, MergedEvent
 
 
+def _runtime_words(merged: MergedEvent) -> str:
+    """Dynamo's own record of the recompile, when the runtime saw it: the failing guard."""
+    seen = merged.observed.detail if merged.observed else {}
+    if not seen.get("failing_guard"):
+        return ""
+    failed, compiled = seen.get("failed_compile_id"), seen.get("compile_id")
+    where = f" (compile {failed} -> {compiled})" if failed and compiled else ""
+    return f"; at runtime Dynamo recompiled because `{seen['failing_guard']}` failed{where}"
+
+
 def _finding(rule: Rule, merged: MergedEvent, message: str) -> Finding:
     event = merged.event
+    message += "" if merged.observed is merged.event else _runtime_words(merged)
     remedy = event.detail.get("remedy")
     return Finding(rule.code, rule.kind, rule.level, event.location, message, source=event.source,
                    variable_tracker=event.variable_tracker, guard=event.guard, evidence=merged.evidence,
