@@ -218,3 +218,125 @@ def test_recompile_hazards_name_the_changing_sites(predict: Predict) -> None:
     assert set(recompiles) == {("L['training']", 15), ("G['TEMPERATURE']", 16)}
     assert "every distinct value" in recompiles[("L['training']", 15)].detail["reason"]
     assert recompiles[("G['TEMPERATURE']", 16)].related[0].location.line == 8
+
+
+def _breaks_and_graphs(prediction: Prediction, path: str = "m.py") -> tuple[set[tuple[int, str | None]], int]:
+    """The breaks (line, id) in `path` and the graphs of its entries (earlier files stay in the project)."""
+    found = {(e.location.line, e.gb_id) for e in of(prediction, Action.GRAPH_BREAK) if e.location.path == path}
+    return found, sum(int(e.detail["graph_count"]) for e in of(prediction, Action.FRAME) if e.location.path == path)
+
+
+def test_raises_breaks_only_when_they_leave_the_frame_for_sure(predict: Predict) -> None:
+    source = """
+        import torch
+
+        @torch.compile
+        def left(x):
+            y = x + 1
+            raise ValueError("bad")
+
+        @torch.compile
+        def maybe(x, limit):
+            if x.dim() > limit:
+                raise ValueError("unknown")
+            return x * 2
+
+        @torch.compile
+        def caught(x):
+            try:
+                raise KeyError("k")
+            except ValueError:
+                return x
+            except KeyError:
+                return x - 1
+    """
+    prediction = predict({"m.py": source})
+    by_entry = {e.entry.rpartition(":")[2]: e for e in of(prediction, Action.GRAPH_BREAK)}
+    assert set(by_entry) == {"left"}
+    assert by_entry["left"].gb_id == "GB0088" and by_entry["left"].detail["frame_skipped"]
+    graphs = {e.entry.rpartition(":")[2]: e.detail["graph_count"] for e in of(prediction, Action.FRAME)}
+    assert graphs == {"left": 0, "maybe": 1, "caught": 1}
+
+
+def test_tensor_arguments_masks_and_data_pointers(predict: Predict) -> None:
+    source = """
+        import math
+        import torch
+
+        @torch.compile
+        def f(x, y):
+            a = int(x.sum())
+            b = x / math.sqrt(y.sum())
+            c = x[x > 0]
+            if x.data_ptr() == y.data_ptr():
+                return a
+            return b + c
+    """
+    found, _ = _breaks_and_graphs(predict({"m.py": source}))
+    assert found == {(6, "GB0124"), (7, "GB0033"), (8, "GB0036"), (9, "GB5976")}
+
+
+def test_library_objects_methods_are_decided_by_their_type(predict: Predict) -> None:
+    source = """
+        import logging
+        import torch
+
+        logger = logging.getLogger(__name__)
+
+        @torch.compile
+        def f(x):
+            y = x + 1
+            logger.info("done")
+            log = logging.getLogger("other")
+            log.warning("again")
+            return y
+    """
+    found, _ = _breaks_and_graphs(predict({"m.py": source}))
+    assert found == {(9, "GB0291"), (11, "GB0291")}
+
+
+def test_graph_counts_around_while_try_and_closures(predict: Predict) -> None:
+    loop = """
+        import torch
+
+        @torch.compile
+        def halve(x):
+            x = x + 0
+            while x.sum() > 10:
+                x = x / 2
+            return x.neg()
+    """
+    found, graphs = _breaks_and_graphs(predict({"loop.py": loop}), "loop.py")
+    assert found == {(6, "GB0170")} and graphs == 3  # the prefix, the loop body, the code after the loop
+    in_try = """
+        import torch
+
+        @torch.compile
+        def attempt(x):
+            y = x * 3
+            try:
+                print("trying")
+            except RuntimeError:
+                pass
+            return y.sin()
+    """
+    found, graphs = _breaks_and_graphs(predict({"try.py": in_try}), "try.py")
+    assert found == {(7, "GB0059")} and graphs == 0  # no resuming inside a try block
+    factory = """
+        import torch
+
+        def make(scale):
+            def report(y):
+                print("scaled", scale)
+                return y
+
+            @torch.compile
+            def model(x):
+                return report(x * scale)
+
+            return model
+
+        model = make(3)
+    """
+    found, _ = _breaks_and_graphs(predict({"factory.py": factory}), "factory.py")
+    assert found == {(5, "GB0059")}

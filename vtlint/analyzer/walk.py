@@ -155,6 +155,7 @@ class Walker:
         self.callee_frames: list[CalleeFrame] = []
         self.wrapper_names: dict[str, str] = {}  # decorator wrappers: their qualified names
         self.handlers = 0  # enclosing `try` blocks with handlers, across inlined calls
+        self.in_try = 0  # enclosing `try` bodies and handlers: Dynamo cannot resume inside them
         self.uncertain = 0  # enclosing branches the walk takes without knowing they run
 
     # events --------------------------------------------------------------------
@@ -242,7 +243,7 @@ class Walker:
         """Record the break, then unwind to the frame that owns the statement."""
         in_loop = act.loops > 0 or any(r.message.startswith("in a loop") for r in act.chain)
         detail: dict[str, Any] = {"reason": decision.reason, "what": what}
-        skipped = in_loop or decision.skips_frame
+        skipped = in_loop or decision.skips_frame or self.in_try > 0
         if act.depth == 0 and not skipped:
             line = act.parsed.line(node)
             detail["resume"] = f"torch_dynamo_resume_in_{self.fn_name}_at_{line}"
@@ -402,6 +403,7 @@ class Walker:
     def try_stmt(self, stmt: cst.Try, act: Act) -> None:
         handlers = len(stmt.handlers) > 0
         self.handlers += handlers
+        self.in_try += 1
         raised: _Raised | None = None
         try:
             self.block(stmt.body, act)
@@ -411,9 +413,12 @@ class Walker:
             raised = exc
         finally:
             self.handlers -= handlers
-        if raised is not None:
-            self.block(_handler(stmt.handlers, raised.name).body, act)
-        elif stmt.orelse:
+        try:
+            if raised is not None:
+                self.block(_handler(stmt.handlers, raised.name).body, act)
+        finally:
+            self.in_try -= 1
+        if raised is None and stmt.orelse:
             self.block(stmt.orelse.body, act)
         if stmt.finalbody:
             self.block(stmt.finalbody.body, act)
@@ -466,6 +471,7 @@ class Walker:
         test = self.expr(stmt.test, act)
         if self.truth(test, act, stmt.test, "while") is False:
             return
+        resumed = test.kind == V.TENSOR  # the break above resumed in the loop's body
         act.loops += 1
         try:
             for index in range(MAX_UNROLL):
@@ -479,6 +485,11 @@ class Walker:
                     break
         finally:
             act.loops -= 1
+        if resumed:
+            # that resume function ends at the loop's test (its jump back is not looked at: no
+            # frame skip); the code after the loop is one more resume function
+            self.expr(stmt.test, act)
+            self._resume(act, stmt)
 
     def with_stmt(self, stmt: cst.With, act: Act) -> None:
         for item in stmt.items:
@@ -1083,7 +1094,7 @@ class Walker:
             found = self.project.function(name)
             if found is not None:
                 return self.call_user(Value(V.FUNC, ref=name), args, kwargs, act, node)
-            return V.unknown()
+            return self._instance(name, receiver)
         for value in args + list(kwargs.values()):
             self.use(value, act, node)
             if value.kind in (V.LIST, V.TUPLE):
@@ -1095,6 +1106,10 @@ class Walker:
             return Value(V.TENSOR)
         if decision.variable_tracker == "DataPtrVariable":
             return Value(V.UNKNOWN, ref=_DATA_PTR, confidence="medium")
+        return self._instance(name, receiver)
+
+    def _instance(self, name: str, receiver: Value | None) -> Value:
+        """What a library call returns: an object of a known type (`logging.getLogger(...)`) or unknown."""
         instance = breaks.instance_type(name) if receiver is None else None
         return Value(V.UNKNOWN, ref=name, pytype=instance, confidence="low") if instance else V.unknown()
 
