@@ -340,3 +340,13 @@ def test_graph_counts_around_while_try_and_closures(predict: Predict) -> None:
     """
     found, _ = _breaks_and_graphs(predict({"factory.py": factory}), "factory.py")
     assert found == {(5, "GB0059")}
+
+
+def test_installed_files_get_their_import_names() -> None:
+    from vtlint.analyzer.summary import module_name
+
+    assert module_name("/opt/env/lib/python3.11/site-packages/tqdm/std.py") == "tqdm.std"
+    assert module_name(".venv/lib/python3.11/site-packages/transformers/models/gpt2/__init__.py") == \
+        "transformers.models.gpt2"
+    assert module_name("/usr/lib/python3/dist-packages/yaml/loader.py") == "yaml.loader"
+    assert module_name("pkg/sub/mod.py") == "pkg.sub.mod"

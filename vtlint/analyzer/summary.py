@@ -10,7 +10,9 @@ the few modules it enters."""
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import libcst as cst
 
@@ -79,9 +81,22 @@ def resolve(name: str, imports: dict[str, str]) -> str:
     return f"{target}.{rest}" if rest else target
 
 
+_INSTALL_DIRS = ("site-packages", "dist-packages")
+
+
 def module_name(display: str) -> str:
+    """The dotted name Python imports the file as: relative to the project root, or for an
+    installed package's file to its site-packages (`.../site-packages/tqdm/std.py` -> `tqdm.std`)."""
     parts = display.removesuffix(".pyi").removesuffix(".py").split("/")
-    if parts[-1] == "__init__":
+    installed = [i for i, part in enumerate(parts) if part in _INSTALL_DIRS]
+    if installed:
+        parts = parts[installed[-1] + 1:]
+    elif display.startswith("/"):
+        roots = [Path(p).as_posix().rstrip("/") + "/" for p in sys.path if p.startswith("/")]
+        root = max((r for r in roots if display.startswith(r)), key=len, default=None)
+        if root is not None:
+            parts = display[len(root):].removesuffix(".pyi").removesuffix(".py").split("/")
+    if parts and parts[-1] == "__init__":
         parts = parts[:-1]
     return ".".join(p for p in parts if p not in ("", ".", ".."))
 
