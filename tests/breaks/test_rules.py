@@ -93,3 +93,14 @@ def test_refuted_break_is_a_note_and_runtime_words_win() -> None:
 def test_other_actions_are_not_graph_breaks() -> None:
     wrap = Event(Action.WRAP, Location("m.py", 3), "m.py:f", source="L['n']")
     assert not [c for c, _, _ in _codes(wrap) if c.startswith("VTL2")]
+
+
+@pytest.mark.parametrize(("gb_id", "gb_type"), [
+    ("GB0007", "Attempted to call function marked as skipped"),  # registry explanation: `explanation`
+    ("GB0088", "Observed exception"),  # registry explanation: `observed_exn_gb_explanation`
+])
+def test_registry_variable_names_never_reach_the_message(gb_id: str, gb_type: str) -> None:
+    event = _event(gb_id, gb_type, reason="`time.time` is in a module trace_rules skips")
+    [(_, _, message)] = _codes(event)
+    assert "explanation" not in message
+    assert "trace_rules skips" in message

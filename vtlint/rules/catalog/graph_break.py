@@ -35,8 +35,10 @@ def _entry_of(event: Event) -> GbEntry | None:
 
 
 def _concrete(text: str) -> bool:
-    """Registry texts are f-string templates; only the ones without fields read well."""
-    return bool(text) and "{" not in text and not text.startswith("_")
+    """Registry texts are f-string templates, or the name of the variable torch formats
+    (`explanation`, `msg`, `str(e)`); only prose without fields reads well."""
+    text = text.strip()
+    return bool(text) and "{" not in text and not text.startswith("_") and (" " in text or "://" in text)
 
 
 def _resume_names(event: Event) -> list[str]:
