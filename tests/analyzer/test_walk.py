@@ -350,3 +350,36 @@ def test_installed_files_get_their_import_names() -> None:
         "transformers.models.gpt2"
     assert module_name("/usr/lib/python3/dist-packages/yaml/loader.py") == "yaml.loader"
     assert module_name("pkg/sub/mod.py") == "pkg.sub.mod"
+
+
+def test_none_default_without_a_call_in_sight_is_a_weak_guess(predict: Predict) -> None:
+    source = """
+        import torch
+
+        @torch.compile
+        def forward(x, mask=None, scale=2):
+            if mask is None:
+                import torch.compiler
+                if not torch.compiler.is_compiling():
+                    raise RuntimeError("eager only")
+                return x * scale
+            return x * mask
+
+        @torch.compile
+        def called(x, mask=None):
+            if mask is None:
+                return x
+            return x * mask
+
+        called(torch.ones(2))
+    """
+    prediction = predict({"m.py": source})
+    wraps = {(e.entry.rpartition(":")[2], e.source): (e.guard, e.confidence) for e in of(prediction, Action.WRAP)}
+    # a caller passing a tensor gets TENSOR_MATCH on L['mask'], not NONE_MATCH (measured): no guess
+    assert ("forward", "L['mask']") not in wraps
+    assert wraps[("forward", "L['scale']")] == ("EQUALS_MATCH: L['scale'] == 2", "high")
+    assert wraps[("called", "L['mask']")] == ("NONE_MATCH: L['mask'] is None", "high")
+    breaks = [e for e in of(prediction, Action.GRAPH_BREAK) if e.entry.endswith(":forward")]
+    assert breaks == []  # is_compiling() is True while Dynamo traces: the raise never runs
+    graphs = {e.entry.rpartition(":")[2]: e.detail["graph_count"] for e in of(prediction, Action.FRAME)}
+    assert graphs == {"forward": 1, "called": 0}  # both of forward's paths are walked

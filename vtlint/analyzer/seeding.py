@@ -45,7 +45,7 @@ def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionD
             env[name] = walker.materialize(seen, caller, source, None).with_(confidence="high")
         elif param.default is not None:
             default = walker.materialize(literal(param.default, summary.imports), summary, source, None)
-            env[name] = default.with_(confidence="high" if seen is None else "medium")
+            env[name] = default.with_(confidence=_default_confidence(default, seen, first))
         elif name in tensors or is_forward:
             # nn.Module.forward takes tensors; so does a parameter only tensor methods are called on
             env[name] = Value(V.TENSOR, source=source, confidence="medium")
@@ -67,6 +67,17 @@ def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionD
     if fn.params.star_kwarg is not None:
         env[fn.params.star_kwarg.name.value] = Value(V.DICT, source=f"L[{fn.params.star_kwarg.name.value!r}]")
     return env
+
+
+def _default_confidence(default: Value, seen: Value | None, first: Site | None) -> str:
+    """How sure the walk is that the frame sees a parameter's default. With no call in sight, a
+    `None` default is the weakest guess: callers usually pass a tensor there (`input_ids=None`),
+    and Dynamo then guards TENSOR_MATCH on it, not `NONE_MATCH` (measured)."""
+    if seen is not None:
+        return "medium"
+    if first is None and default.kind == V.CONST and default.known and default.value is None:
+        return "low"
+    return "high"
 
 
 def _closure_cells(walker: Walker, parsed: Parsed, spec: EntrySpec, env: dict[str, Value]) -> dict[str, Value]:

@@ -198,6 +198,8 @@ class Walker:
         if pytype in ("int", "float") and self.settings.dynamic is True and not value.attrs.get("static"):
             return  # dynamic=True: a SymInt/SymFloat input, guarded on its type only
         self.frame.guarded.add(value.source)
+        if pytype == "NoneType" and value.confidence == "low":
+            return  # a guessed None default: callers passing a tensor get TENSOR_MATCH instead (measured)
         detail: dict[str, Any] = {}
         if value.raw_source:
             detail["raw_source"] = value.raw_source
@@ -346,6 +348,23 @@ class Walker:
         elif isinstance(node, cst.Del):
             for name in _target_names(node.target):
                 act.env.pop(name, None)
+        elif isinstance(node, (cst.Import, cst.ImportFrom)):
+            self.local_import(node, act)
+
+    def local_import(self, node: cst.Import | cst.ImportFrom, act: Act) -> None:
+        """`import torch` inside a function: the name is a local bound to the module."""
+        if isinstance(node.names, cst.ImportStar) or (isinstance(node, cst.ImportFrom) and node.relative):
+            return
+        base = dotted(node.module) if isinstance(node, cst.ImportFrom) and node.module else None
+        for alias in node.names:
+            name = dotted(alias.name) or ""
+            local = alias.asname.name.value if alias.asname and isinstance(alias.asname.name, cst.Name) else None
+            if base is not None:
+                act.env[local or name] = self.dotted_value(f"{base}.{name}", None)
+            elif local is not None:
+                act.env[local] = self.dotted_value(name, None)
+            else:
+                act.env[name.split(".")[0]] = self.dotted_value(name.split(".")[0], None)
 
     def compound(self, stmt: cst.BaseCompoundStatement, act: Act) -> None:
         if isinstance(stmt, cst.If):
@@ -368,6 +387,8 @@ class Walker:
     def if_stmt(self, stmt: cst.If, act: Act) -> None:
         test = self.expr(stmt.test, act)
         taken = self.truth(test, act, stmt.test, "if")
+        if test.confidence == "low" and test.kind == V.CONST:
+            taken = None  # decided by a weak guess (a None default nobody is seen passing): walk both paths
         orelse = stmt.orelse
         if taken is True:
             self.block(stmt.body, act)
@@ -824,7 +845,9 @@ class Walker:
             same = _identity(left, right)
             if same is None:
                 return Value(V.CONST, pytype="bool")
-            return V.const(same if isinstance(op, cst.Is) else not same)
+            # `mask is None` on a guessed default is only as sure as the guess
+            weak = "low" in (left.confidence, right.confidence)
+            return V.const(same if isinstance(op, cst.Is) else not same, confidence="low" if weak else "high")
         if isinstance(op, (cst.In, cst.NotIn)):
             self.use(left, act, node)
             if right.kind in (V.LIST, V.TUPLE):
@@ -1076,6 +1099,8 @@ class Walker:
     def call_library(self, func: Value, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
         name = func.ref or ""
         receiver = func.bound_self
+        if name in _COMPILING_CHECKS:
+            return V.const(True)  # Dynamo answers True while it traces (a constant, no guard)
         if receiver is not None and receiver.kind == V.TENSOR:
             decision = breaks.decide_tensor_method(name.removeprefix("Tensor."), self.settings)
         elif receiver is not None and receiver.kind == V.DICT:
@@ -1368,6 +1393,11 @@ def is_tensor_only_attribute(name: str, settings: DynamoSettings) -> bool:
     return breaks.decide_tensor_method(name, settings).action != "unknown"
 
 
+# "Am I being compiled?" checks: Dynamo traces each as the constant True.
+_COMPILING_CHECKS = frozenset({
+    "torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling", "torch._dynamo.is_compiling",
+    "torch._utils.is_compiling", "torch._dynamo.external_utils.is_compiling",
+})
 _DATA_PTR = "<data_ptr>"  # the ref of a DataPtrVariable (`t.data_ptr()`)
 
 
