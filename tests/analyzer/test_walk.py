@@ -383,3 +383,22 @@ def test_none_default_without_a_call_in_sight_is_a_weak_guess(predict: Predict) 
     assert breaks == []  # is_compiling() is True while Dynamo traces: the raise never runs
     graphs = {e.entry.rpartition(":")[2]: e.detail["graph_count"] for e in of(prediction, Action.FRAME)}
     assert graphs == {"forward": 1, "called": 0}  # both of forward's paths are walked
+
+
+def test_constants_assigned_on_unknown_paths_are_not_known_after_them(predict: Predict) -> None:
+    source = """
+        import torch
+
+        @torch.compile
+        def f(x, flags):
+            action = "none"
+            if "a" in flags:
+                action = "raise"
+            if action == "raise":
+                raise ValueError("both names")
+            if flags.get("warn") and not torch.compiler.is_compiling():
+                print("warning")
+            return x + 1
+    """
+    found, graphs = _breaks_and_graphs(predict({"m.py": source}))
+    assert found == set() and graphs == 1  # the raise may not run; `and False` never prints

@@ -387,30 +387,35 @@ class Walker:
     def if_stmt(self, stmt: cst.If, act: Act) -> None:
         test = self.expr(stmt.test, act)
         taken = self.truth(test, act, stmt.test, "if")
-        if test.confidence == "low" and test.kind == V.CONST:
-            taken = None  # decided by a weak guess (a None default nobody is seen passing): walk both paths
-        orelse = stmt.orelse
-        if taken is True:
+        orelse: cst.BaseSuite | list[cst.BaseStatement] | None = (
+            [stmt.orelse] if isinstance(stmt.orelse, cst.If) else stmt.orelse.body if stmt.orelse else None)
+        if taken is not None and test.confidence == "low" and test.kind == V.CONST:
+            # decided by a weak guess (a None default nobody is seen passing): the guessed path
+            # first, the other one too when the guessed path leaves the function
+            first, second = (stmt.body, orelse) if taken else (orelse, stmt.body)
+            self._uncertain_paths(first, second, lazy=True, act=act)
+        elif taken is True:
             self.block(stmt.body, act)
         elif taken is False:
-            if isinstance(orelse, cst.If):
-                self.if_stmt(orelse, act)
-            elif isinstance(orelse, cst.Else):
-                self.block(orelse.body, act)
+            if orelse is not None:
+                self.block(orelse, act)
         else:  # unknown: both paths may be traced on some call
-            self.uncertain += 1
-            try:
-                returned = self._branch(stmt.body, act)
-                if isinstance(orelse, cst.If):
-                    returned &= self._branch([orelse], act)
-                elif isinstance(orelse, cst.Else):
-                    returned &= self._branch(orelse.body, act)
-                else:
-                    returned = False
-            finally:
-                self.uncertain -= 1
-            if returned:
-                raise _Return(V.unknown("medium"))
+            self._uncertain_paths(stmt.body, orelse, lazy=False, act=act)
+
+    def _uncertain_paths(self, first: cst.BaseSuite | list[cst.BaseStatement] | None,
+                         second: cst.BaseSuite | list[cst.BaseStatement] | None, lazy: bool, act: Act) -> None:
+        """Two paths the walk cannot choose between; the walk returns only when both do."""
+        before = dict(act.env)
+        self.uncertain += 1
+        try:
+            returned = first is not None and self._branch(first, act)
+            if returned or not lazy:
+                returned = (second is not None and self._branch(second, act)) and (returned or lazy)
+                _forget_branch_constants(act.env, before)
+        finally:
+            self.uncertain -= 1
+        if returned:
+            raise _Return(V.unknown("medium"))
 
     def _branch(self, body: cst.BaseSuite | list[cst.BaseStatement], act: Act) -> bool:
         """One of two paths the walk cannot choose between; True when it returned.
@@ -668,7 +673,9 @@ class Walker:
         taken = self.truth(left, act, node.left, construct)
         if taken is None:
             right = self.expr(node.right, act)
-            return right if left.kind == right.kind == V.CONST and right.known is False else V.unknown("medium")
+            if right.kind == V.CONST and right.known and bool(right.value) == (construct == "or"):
+                return right  # `... and False` is falsy, `... or True` truthy, whichever side answers
+            return V.unknown("medium")
         if (construct == "and") == taken:
             return self.expr(node.right, act)
         return left
@@ -1457,6 +1464,15 @@ def _target_names(node: cst.BaseExpression) -> list[str]:
     if isinstance(node, (cst.Tuple, cst.List)):
         return [n for e in node.elements for n in _target_names(e.value)]
     return []
+
+
+def _forget_branch_constants(env: dict[str, Value], before: dict[str, Value]) -> None:
+    """After two paths the walk could not choose between, a constant either one assigned
+    may hold either value: its type stays, its value is no longer known."""
+    for name, value in env.items():
+        if before.get(name) is not value and value.kind in (V.CONST, V.ENUM):
+            env[name] = Value(V.CONST, pytype=value.pytype, confidence="medium") if value.kind == V.CONST \
+                else Value(V.UNKNOWN, confidence="medium")
 
 
 def _handler(handlers: Any, name: str | None) -> cst.ExceptHandler:
