@@ -155,7 +155,7 @@ class Walker:
         self.callee_frames: list[CalleeFrame] = []
         self.wrapper_names: dict[str, str] = {}  # decorator wrappers: their qualified names
         self.handlers = 0  # enclosing `try` blocks with handlers, across inlined calls
-        self.in_try = 0  # enclosing `try` bodies and handlers: Dynamo cannot resume inside them
+        self.in_try = 0  # the frame's own enclosing `try` bodies and handlers: Dynamo cannot resume inside them
         self.uncertain = 0  # enclosing branches the walk takes without knowing they run
 
     # events --------------------------------------------------------------------
@@ -429,7 +429,8 @@ class Walker:
     def try_stmt(self, stmt: cst.Try, act: Act) -> None:
         handlers = len(stmt.handlers) > 0
         self.handlers += handlers
-        self.in_try += 1
+        root = act.depth == 0  # an inlined callee's try is not where Dynamo resumes: the call is
+        self.in_try += root
         raised: _Raised | None = None
         try:
             self.block(stmt.body, act)
@@ -443,7 +444,7 @@ class Walker:
             if raised is not None:
                 self.block(_handler(stmt.handlers, raised.name).body, act)
         finally:
-            self.in_try -= 1
+            self.in_try -= root
         if raised is None and stmt.orelse:
             self.block(stmt.orelse.body, act)
         if stmt.finalbody:
