@@ -14,8 +14,8 @@ PROGRAMS = programs()
 # Floors that only go up: what the static pass achieves today on this suite
 # (targets: 0.9 each). Raise them as the walk learns new constructs.
 PRECISION_FLOOR = 0.97
-RECALL_FLOOR = 0.95
-GRAPH_COUNT_FLOOR = 0.95
+RECALL_FLOOR = 0.97
+GRAPH_COUNT_FLOOR = 0.97
 
 pytestmark = pytest.mark.torch
 
