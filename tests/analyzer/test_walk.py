@@ -358,12 +358,12 @@ def test_none_default_without_a_call_in_sight_is_a_weak_guess(predict: Predict) 
 
         @torch.compile
         def forward(x, mask=None, scale=2):
-            if mask is None:
+            if (mask is None) ^ (scale is None):
                 import torch.compiler
                 if not torch.compiler.is_compiling():
                     raise RuntimeError("eager only")
                 return x * scale
-            return x * mask
+            raise ValueError("mask and scale")
 
         @torch.compile
         def called(x, mask=None):
@@ -375,8 +375,8 @@ def test_none_default_without_a_call_in_sight_is_a_weak_guess(predict: Predict) 
     """
     prediction = predict({"m.py": source})
     wraps = {(e.entry.rpartition(":")[2], e.source): (e.guard, e.confidence) for e in of(prediction, Action.WRAP)}
-    # a caller passing a tensor gets TENSOR_MATCH on L['mask'], not NONE_MATCH (measured): no guess
-    assert ("forward", "L['mask']") not in wraps
+    # a caller passing a tensor gets TENSOR_MATCH on L['mask'], not NONE_MATCH (measured): a guess
+    assert wraps[("forward", "L['mask']")] == ("NONE_MATCH: L['mask'] is None", "low")
     assert wraps[("forward", "L['scale']")] == ("EQUALS_MATCH: L['scale'] == 2", "high")
     assert wraps[("called", "L['mask']")] == ("NONE_MATCH: L['mask'] is None", "high")
     breaks = [e for e in of(prediction, Action.GRAPH_BREAK) if e.entry.endswith(":forward")]

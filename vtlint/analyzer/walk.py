@@ -198,8 +198,6 @@ class Walker:
         if pytype in ("int", "float") and self.settings.dynamic is True and not value.attrs.get("static"):
             return  # dynamic=True: a SymInt/SymFloat input, guarded on its type only
         self.frame.guarded.add(value.source)
-        if pytype == "NoneType" and value.confidence == "low":
-            return  # a guessed None default: callers passing a tensor get TENSOR_MATCH instead (measured)
         detail: dict[str, Any] = {}
         if value.raw_source:
             detail["raw_source"] = value.raw_source
@@ -306,8 +304,12 @@ class Walker:
                 self.small(small, act, suite)
             return
         statements = suite if isinstance(suite, list) else suite.body
-        for stmt in statements:
-            self.statement(stmt, act)
+        uncertain = self.uncertain  # a guessed branch may make the rest of this block uncertain
+        try:
+            for stmt in statements:
+                self.statement(stmt, act)
+        finally:
+            self.uncertain = uncertain
 
     def statement(self, stmt: cst.BaseStatement, act: Act) -> None:
         self.tick()
@@ -409,13 +411,18 @@ class Walker:
         self.uncertain += 1
         try:
             returned = first is not None and self._branch(first, act)
+            fell_through = False
             if returned or not lazy:
-                returned = (second is not None and self._branch(second, act)) and (returned or lazy)
+                second_returned = second is not None and self._branch(second, act)
+                fell_through = lazy and not second_returned  # the code below runs only if the guess is wrong
+                returned = second_returned and (returned or lazy)
                 _forget_branch_constants(act.env, before)
         finally:
             self.uncertain -= 1
         if returned:
             raise _Return(V.unknown("medium"))
+        if fell_through:
+            self.uncertain += 1  # until the enclosing block ends (block() restores it)
 
     def _branch(self, body: cst.BaseSuite | list[cst.BaseStatement], act: Act) -> bool:
         """One of two paths the walk cannot choose between; True when it returned.
@@ -660,7 +667,7 @@ class Walker:
         value = self.expr(node.expression, act)
         if isinstance(node.operator, cst.Not):
             taken = self.truth(value, act, node, "not-if") if value.kind != V.TENSOR else None
-            return V.const(not taken) if taken is not None else Value(V.CONST, pytype="bool")
+            return _weakest(V.const(not taken), value) if taken is not None else Value(V.CONST, pytype="bool")
         if value.kind == V.TENSOR:
             return value
         self.use(value, act, node)
@@ -823,7 +830,7 @@ class Walker:
             self.use(left, act, node)
             self.use(right, act, node)
             if left.known and right.known and op is not None:
-                return _compute(op, left.value, right.value)
+                return _weakest(_compute(op, left.value, right.value), left, right)
             return Value(V.CONST, pytype=_result_type(left.pytype, right.pytype))
         if op is operator.add and left.kind == right.kind and left.kind in (V.LIST, V.TUPLE):
             self.length_check(left, act, node)
@@ -871,7 +878,7 @@ class Walker:
         self.use(right, act, node)
         fn = _CMPOPS.get(type(op))
         if left.kind == right.kind == V.CONST and left.known and right.known and fn is not None:
-            return _compute(fn, left.value, right.value)
+            return _weakest(_compute(fn, left.value, right.value), left, right)
         return Value(V.CONST, pytype="bool")
 
     def iterate(self, value: Value, act: Act, node: cst.CSTNode) -> list[Value] | None:
@@ -1465,6 +1472,11 @@ def _target_names(node: cst.BaseExpression) -> list[str]:
     if isinstance(node, (cst.Tuple, cst.List)):
         return [n for e in node.elements for n in _target_names(e.value)]
     return []
+
+
+def _weakest(result: Value, *operands: Value) -> Value:
+    """A constant computed from a guess is a guess."""
+    return result.with_(confidence="low") if any(o.confidence == "low" for o in operands) else result
 
 
 def _forget_branch_constants(env: dict[str, Value], before: dict[str, Value]) -> None:
