@@ -67,6 +67,8 @@ change. See VTL111 for the changes vtlint can see.
                    f"{event.variable_tracker} and guards `{guard}`{_raw(merged)}")
         if event.detail.get("nn_module_attribute") and event.detail.get("static", True):
             message += "; int attributes of an nn.Module stay static (allow_unspec_int_on_nn_module=False)"
+        if event.confidence == "low" and merged.observed is None:
+            message += " (low confidence: a guess made without seeing the value Dynamo will get, e.g. a default)"
         return Finding(self.code, self.kind, self.level, event.location, message, source=event.source,
                        variable_tracker=event.variable_tracker, guard=event.guard, evidence=merged.evidence,
                        confidence=event.confidence, entry=event.entry, chain=event.chain,
