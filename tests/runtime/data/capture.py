@@ -18,6 +18,9 @@ NEUTRAL_ROOT = "/project"
 NEUTRAL_SITE = "/env/site-packages"
 
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run as a script: tests/runtime
+from trace_data import log_entries  # noqa: E402
+
 VTLINT_SRC = str(Path(__file__).resolve().parents[3])  # where vtlint's hook was loaded from
 
 
@@ -39,18 +42,7 @@ def rewrite(text: str, root: str, site: str) -> str:
 
 def sanitize_log(path: Path, root: str, site: str) -> str:
     out: list[str] = []
-    lines = path.read_text(encoding="utf-8").split("\n")
-    i = 0
-    while i < len(lines):
-        head = lines[i]
-        i += 1
-        payload = []
-        while i < len(lines) and lines[i].startswith("\t"):
-            payload.append(lines[i][1:])
-            i += 1
-        if not head:
-            continue
-        prefix, _, body = head.partition("] ")
+    for prefix, body, payload in log_entries(path.read_text(encoding="utf-8")):
         data = json.loads(body)
         name = data.get("artifact", {}).get("name", "")
         if any(k in data for k in DROP) or name.endswith("_BYTECODE") or name in ("dynamo_side_effects",):
@@ -63,7 +55,8 @@ def sanitize_log(path: Path, root: str, site: str) -> str:
         if "str" in data:
             data["str"][0] = rewrite(data["str"][0], root, site)
         out.append(f"{prefix}] {rewrite(json.dumps(data), root, site)}")
-        out.extend("\t" + line for line in text.split("\n")) if "has_payload" in data else None
+        if "has_payload" in data:
+            out.extend("\t" + line for line in text.split("\n"))
     return "\n".join(out) + "\n"
 
 
