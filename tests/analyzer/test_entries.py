@@ -45,6 +45,15 @@ def test_a_local_function_named_compile_is_not_torch_compile(predict: Predict) -
     assert predict({"m.py": source}).entries == []
 
 
+def test_a_parameter_or_local_shadowing_an_import_is_not_torch_compile(predict: Predict) -> None:
+    source = ("from torch import compile\nimport torch\n\n"
+              "def shadowed(x):\n    return x\n\n"
+              "def build(compile):\n    return compile(shadowed)\n\n"
+              "def other():\n    torch = Helper()\n    return torch.compile(shadowed)\n\n"
+              "def g(x):\n    return x\n\nh = compile(g)\n")
+    assert entries(predict({"m.py": source})) == {"m.py:g": ("call", {})}
+
+
 def test_entry_points_by_file_and_by_dotted_module(predict: Predict) -> None:
     files = {"pkg/__init__.py": "", "pkg/model.py": "def step(x, n):\n    return x * n\n",
              "other.py": "def g(x):\n    return x\n"}

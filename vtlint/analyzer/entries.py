@@ -1,8 +1,8 @@
 """Entry discovery: which functions torch.compile will trace, with which options.
 
-Resolved through imports and aliases by LibCST's QualifiedNameProvider (so
-`from torch import compile as tc` counts and a local function named `compile`
-does not). Also collected here, for the recompile analysis: the call sites of
+Names resolve through the module's import table, minding the scopes that shadow
+it (so `from torch import compile as tc` counts, and neither a module-level
+function nor a parameter or local named `compile` does). Also collected here, for the recompile analysis: the call sites of
 each compiled callable, the places that assign attributes and globals, and the
 module's own `torch._dynamo.config` assignments."""
 
@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, QualifiedNameProvider
 
 from vtlint.analyzer import values as V
 from vtlint.analyzer.index import Parsed
@@ -89,14 +88,13 @@ def _options(call: cst.Call, imports: dict[str, str], positional: tuple[str, ...
 
 
 class _Scanner(cst.CSTVisitor):
-    METADATA_DEPENDENCIES = (QualifiedNameProvider,)
-
     def __init__(self, parsed: Parsed, with_entries: bool) -> None:
         super().__init__()
         self.p = parsed
         self.s = parsed.summary
         self.with_entries = with_entries
-        self.metadata = with_entries
+        self.functions: list[cst.FunctionDef] = []  # enclosing functions, innermost last
+        self.local_names: dict[cst.FunctionDef, frozenset[str]] = {}  # computed when a lookup needs them
         self.facts = ModuleFacts()
         self.stack: list[tuple[str, str]] = []  # (name, kind)
         self.loops: list[frozenset[str]] = []
@@ -108,10 +106,29 @@ class _Scanner(cst.CSTVisitor):
 
     # helpers -----------------------------------------------------------------
     def qnames(self, node: cst.CSTNode) -> set[str]:
-        if not self.metadata:
-            name = dotted(node) if isinstance(node, cst.BaseExpression) else None
-            return {resolve(name, self.s.imports)} if name else set()
-        return {q.name for q in self.get_metadata(QualifiedNameProvider, node, set())}
+        """What a name or attribute chain refers to: through the import table, unless an
+        enclosing function binds its head (a parameter, an assignment, a nested def) or
+        the module defines it without importing it. Python's own scoping, without the
+        cost of LibCST's ScopeProvider on every lint."""
+        name = dotted(node) if isinstance(node, cst.BaseExpression) else None
+        if not name:
+            return set()
+        head = name.partition(".")[0]
+        if head in self.s.imports and any(head in self._locals(fn) for fn in self.functions):
+            return {f"{self.qual(name)}"}
+        if head not in self.s.imports and (head in self.s.functions or head in self.s.classes):
+            return {f"{self.s.module}.{name}"}
+        return {resolve(name, self.s.imports)}
+
+    def _locals(self, fn: cst.FunctionDef) -> frozenset[str]:
+        if fn not in self.local_names:
+            params = fn.params
+            names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+            for star in (params.star_arg, params.star_kwarg):
+                if isinstance(star, cst.Param):
+                    names.add(star.name.value)
+            self.local_names[fn] = frozenset(names) | _assigned_names(fn.body)
+        return self.local_names[fn]
 
     def qual(self, name: str) -> str:
         parts: list[str] = []
@@ -177,11 +194,13 @@ class _Scanner(cst.CSTVisitor):
             for dec in node.decorators:
                 self._decorator(node, dec)
         self.stack.append((node.name.value, "function"))
+        self.functions.append(node)
         self.local_bindings.append({})
         self.global_names.append(set())
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
         self.stack.pop()
+        self.functions.pop()
         self.local_bindings.pop()
         self.global_names.pop()
 
@@ -397,13 +416,9 @@ def _names(node: cst.BaseExpression) -> list[cst.Name]:
 
 
 def scan(parsed: Parsed, with_entries: bool) -> ModuleFacts:
-    """Entries (resolved by QualifiedNameProvider) and sites of one module; without
-    entries, names resolve through the module's import table."""
+    """Entries (with `with_entries`) and the sites of one module."""
     scanner = _Scanner(parsed, with_entries)
-    if scanner.metadata:
-        MetadataWrapper(parsed.module, unsafe_skip_copy=True).visit(scanner)
-    else:
-        parsed.module.visit(scanner)
+    parsed.module.visit(scanner)
     return scanner.facts
 
 
@@ -418,8 +433,8 @@ def _ast_dotted(node: ast.expr) -> str | None:
 
 def worth_scanning(tree: ast.Module, imports: dict[str, str]) -> bool:
     """Whether a module may compile something or configure Dynamo, judged on Python's
-    own (fast) tree with the import table: the full LibCST pass with positions and
-    QualifiedNameProvider costs several parses, so only such modules pay for it."""
+    own (fast) tree with the import table: LibCST's positions and the entry scan cost
+    more than the parse, so only such modules pay for them."""
     wanted = COMPILE | OPTIMIZE | set(MARK)
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):

@@ -106,8 +106,8 @@ def _summarize_one(display: str, text: str) -> tuple[FileResult, Parsed | None]:
         summary = summarize(module, display, text)
         if not summary.has_hints:
             return (summary, None, None), None
-        # names resolved through imports first; positions and QualifiedNameProvider (several
-        # times a parse) only for modules that really compile something or configure Dynamo
+        # judged on Python's tree first: positions and the entry scan (each costs more than
+        # the parse) only for modules that really compile something or configure Dynamo
         if rejected is not None and not worth_scanning(rejected, summary.imports):
             return (summary, None, None), None
         parsed = parse_with_positions(summary, text, module)
