@@ -12,6 +12,7 @@ from pathlib import Path
 
 from vtlint.analyzer import EntryInfo, Prediction, analyze
 from vtlint.analyzer.breaks import snapshot_notifications
+from vtlint.analyzer.chunks import ChunkCache
 from vtlint.analyzer.files import SourceFile, discover
 from vtlint.config import Config
 from vtlint.findings import Finding, Kind, Level, Notification
@@ -100,6 +101,7 @@ def run_check(
     files: list[SourceFile] | None = None,
     progress: Callable[[int, int], None] | None = None,
     overrides: dict[Path, str] | None = None,
+    chunks: ChunkCache | None = None,
 ) -> CheckResult:
     result = CheckResult(rules=enabled_rules(config), torch_version=installed_torch_version(), root=config.root)
     if files is None:
@@ -107,7 +109,8 @@ def run_check(
         files, result.missing = discovery.files, discovery.missing
         result.notifications.extend(discovery.notifications)
     result.files = [f.display for f in files]
-    prediction = analyze(files, config, jobs=jobs, use_cache=use_cache, progress=progress, overrides=overrides)
+    prediction = analyze(files, config, jobs=jobs, use_cache=use_cache, progress=progress, overrides=overrides,
+                         chunks=chunks)
     result.entries = prediction.entries
     result.predicted = prediction.events
     result.notifications.extend(prediction.notifications)

@@ -17,6 +17,7 @@ import libcst as cst
 from vtlint.analyzer import values as V
 from vtlint.analyzer.index import Parsed
 from vtlint.analyzer.summary import dotted, literal, resolve
+from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
 
 COMPILE = {"torch.compile"}
@@ -77,6 +78,10 @@ class ModuleFacts:
     notes: list[tuple[int, str]] = field(default_factory=list)
 
 
+def _wanted(name: str) -> bool:
+    return name in COMPILE or name in OPTIMIZE or name in MARK or name.startswith(CONFIG_PREFIXES)
+
+
 def _options(call: cst.Call, imports: dict[str, str], positional: tuple[str, ...] = ()) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for i, arg in enumerate(call.args):
@@ -87,9 +92,8 @@ def _options(call: cst.Call, imports: dict[str, str], positional: tuple[str, ...
     return found
 
 
-class _Scanner(cst.CSTVisitor):
+class _Scanner:
     def __init__(self, parsed: Parsed, with_entries: bool) -> None:
-        super().__init__()
         self.p = parsed
         self.s = parsed.summary
         self.with_entries = with_entries
@@ -114,11 +118,13 @@ class _Scanner(cst.CSTVisitor):
         if not name:
             return set()
         head = name.partition(".")[0]
-        if head in self.s.imports and any(head in self._locals(fn) for fn in self.functions):
-            return {f"{self.qual(name)}"}
-        if head not in self.s.imports and (head in self.s.functions or head in self.s.classes):
-            return {f"{self.s.module}.{name}"}
-        return {resolve(name, self.s.imports)}
+        if head not in self.s.imports:
+            return {f"{self.s.module}.{name}" if head in self.s.functions or head in self.s.classes else name}
+        resolved = resolve(name, self.s.imports)
+        # only a name this scan acts on is worth the enclosing functions' bindings
+        if _wanted(resolved) and any(head in self._locals(fn) for fn in self.functions):
+            return {self.qual(name)}
+        return {resolved}
 
     def _locals(self, fn: cst.FunctionDef) -> frozenset[str]:
         if fn not in self.local_names:
@@ -387,7 +393,7 @@ class _Scanner(cst.CSTVisitor):
         )
 
 
-class _Assigned(cst.CSTVisitor):
+class _Assigned:
     def __init__(self) -> None:
         self.names: set[str] = set()
 
@@ -403,7 +409,7 @@ class _Assigned(cst.CSTVisitor):
 
 def _assigned_names(body: cst.BaseSuite) -> frozenset[str]:
     visitor = _Assigned()
-    body.visit(visitor)
+    visit(body, visitor)
     return frozenset(visitor.names)
 
 
@@ -418,7 +424,7 @@ def _names(node: cst.BaseExpression) -> list[cst.Name]:
 def scan(parsed: Parsed, with_entries: bool) -> ModuleFacts:
     """Entries (with `with_entries`) and the sites of one module."""
     scanner = _Scanner(parsed, with_entries)
-    parsed.module.visit(scanner)
+    visit(parsed.module, scanner)
     return scanner.facts
 
 

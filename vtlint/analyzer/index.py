@@ -4,14 +4,15 @@ and the parsed trees with positions of the modules the walk enters."""
 
 from __future__ import annotations
 
+import ast
 import sys
 import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
+from vtlint.analyzer.chunks import ChunkCache, Positions, parse_chunked
 from vtlint.analyzer.summary import ClassSummary, FunctionSummary, ModuleSummary, summarize, walk_statements
 
 # Packages whose functions trace_rules decides on (graph nodes, skips): never inlined from source.
@@ -24,7 +25,7 @@ class Parsed:
 
     summary: ModuleSummary
     module: cst.Module
-    positions: dict[cst.CSTNode, CodeRange]
+    positions: Positions
     functions: dict[str, cst.FunctionDef | cst.Lambda]
     classes: dict[str, cst.ClassDef]
 
@@ -74,10 +75,11 @@ class _Defs(cst.CSTVisitor):
         self.stack.pop()
 
 
-def parse_with_positions(summary: ModuleSummary, text: str, module: cst.Module | None = None) -> Parsed:
+def parse_with_positions(summary: ModuleSummary, text: str, module: cst.Module | None = None,
+                         positions: Positions | None = None) -> Parsed:
+    """`positions` when the parse already placed the nodes (a chunked parse)."""
     module = module if module is not None else cst.parse_module(text)
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    positions = dict(wrapper.resolve(PositionProvider))
+    positions = positions if positions is not None else Positions.of(module)
     defs = _Defs()
     walk_statements(module.body, defs)
     return Parsed(summary, module, positions, defs.functions, defs.classes)
@@ -92,9 +94,10 @@ def _library_roots() -> list[Path]:
 
 
 class Project:
-    def __init__(self, summaries: list[ModuleSummary], texts: dict[str, str]) -> None:
+    def __init__(self, summaries: list[ModuleSummary], texts: dict[str, str], chunks: ChunkCache | None = None) -> None:
         self.summaries = {s.display: s for s in summaries}
         self.texts = texts
+        self.chunks = chunks
         self.by_module: dict[str, ModuleSummary] = {}
         for summary in summaries:
             parts = summary.module.split(".")
@@ -111,10 +114,16 @@ class Project:
             summary = self.summaries.get(display)
             text = self.texts.get(display)
             try:
-                self._parsed[display] = parse_with_positions(summary, text) if summary and text is not None else None
-            except (cst.ParserSyntaxError, RecursionError):
+                self._parsed[display] = self._parse(summary, text) if summary and text is not None else None
+            except (cst.ParserSyntaxError, RecursionError, SyntaxError, ValueError):
                 self._parsed[display] = None
         return self._parsed[display]
+
+    def _parse(self, summary: ModuleSummary, text: str) -> Parsed:
+        if self.chunks is None:
+            return parse_with_positions(summary, text)
+        module, positions = parse_chunked(text, ast.parse(text), summary.display, self.chunks)
+        return parse_with_positions(summary, text, module, positions)
 
     def is_library(self, display: str) -> bool:
         """A module read from an installed package rather than one of the analyzed files."""

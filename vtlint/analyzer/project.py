@@ -23,6 +23,7 @@ import libcst as cst
 from vtlint.analyzer import breaks
 from vtlint.analyzer.api import EntryInfo, FileProblem, Prediction
 from vtlint.analyzer.cache import Cache, digest
+from vtlint.analyzer.chunks import ChunkCache, Positions, parse_chunked
 from vtlint.analyzer.entries import EntrySpec, ModuleFacts, scan, worth_scanning
 from vtlint.analyzer.files import SourceError, SourceFile, read_source
 from vtlint.analyzer.index import Parsed, Project, parse_with_positions
@@ -89,14 +90,18 @@ def _python_rejects(text: str, display: str) -> FileProblem | ast.Module | None:
         sys.setrecursionlimit(limit)
 
 
-def _summarize_one(display: str, text: str) -> tuple[FileResult, Parsed | None]:
+def _summarize_one(display: str, text: str, chunks: ChunkCache | None = None) -> tuple[FileResult, Parsed | None]:
     """Parse and summarise one file; scan it for entries when its text hints at
-    any (only then are positions and qualified names worth their cost). Never raises."""
+    any (only then are positions and the entry scan worth their cost). Never raises."""
     rejected = _python_rejects(text, display)
     if isinstance(rejected, FileProblem):
         return (None, rejected, None), None
+    positions: Positions | None = None
     try:
-        module = cst.parse_module(text)
+        if chunks is not None:
+            module, positions = parse_chunked(text, rejected, display, chunks)
+        else:
+            module = cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
         return (None, _syntax_problem(text, display, exc), None), None
     except RecursionError:
@@ -110,7 +115,7 @@ def _summarize_one(display: str, text: str) -> tuple[FileResult, Parsed | None]:
         # the parse) only for modules that really compile something or configure Dynamo
         if rejected is not None and not worth_scanning(rejected, summary.imports):
             return (summary, None, None), None
-        parsed = parse_with_positions(summary, text, module)
+        parsed = parse_with_positions(summary, text, module, positions)
         return (summary, None, scan(parsed, with_entries=True)), parsed
     except RecursionError:
         return (None, FileProblem(Kind.SYNTAX_ERROR, Location(display, 1, 1),
@@ -138,9 +143,10 @@ def _snapshot_key() -> str:
 
 
 class _Analysis:
-    def __init__(self, config: Config, cache: Cache, jobs: int) -> None:
+    def __init__(self, config: Config, cache: Cache, jobs: int, chunks: ChunkCache | None) -> None:
         self.config = config
         self.cache = cache
+        self.chunks = chunks
         self.jobs = max(1, jobs)
         self.prediction = Prediction()
         self.summaries: list[ModuleSummary] = []
@@ -166,7 +172,7 @@ class _Analysis:
         else:
             results = []
             for display, text, _ in todo:
-                result, parsed = _summarize_one(display, text)
+                result, parsed = _summarize_one(display, text, self.chunks)
                 if parsed is not None:
                     self.parsed[display] = parsed  # kept: the walk needs it if the file holds an entry
                 results.append(result)
@@ -194,10 +200,12 @@ def analyze(
     use_cache: bool = True,
     progress: Callable[[int, int], None] | None = None,
     overrides: dict[Path, str] | None = None,
+    chunks: ChunkCache | None = None,
 ) -> Prediction:
-    """`overrides` maps absolute paths to unsaved text (the editor's buffers)."""
+    """`overrides` maps absolute paths to unsaved text (the editor's buffers); `chunks`
+    keeps parsed statements between calls (a long-lived process linting edits)."""
     cache = Cache(enabled=use_cache)
-    analysis = _Analysis(config, cache, jobs)
+    analysis = _Analysis(config, cache, jobs, chunks)
     prediction = analysis.prediction
     sources: list[tuple[str, str]] = []
     for file in files:
@@ -217,7 +225,7 @@ def analyze(
             progress(len(sources), len(sources))
         return prediction
     analysis.summarize(sources, progress)
-    project = Project(analysis.summaries, dict(prediction.texts))
+    project = Project(analysis.summaries, dict(prediction.texts), chunks)
     for parsed in analysis.parsed.values():
         project.adopt(parsed)
     _predict(project, config, prediction, analysis.facts)

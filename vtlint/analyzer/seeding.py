@@ -12,6 +12,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.entries import EntrySpec, Site
 from vtlint.analyzer.index import Parsed
 from vtlint.analyzer.summary import literal
+from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.walk import Walker, is_tensor_only_attribute
 
@@ -111,7 +112,7 @@ def _closure_cells(walker: Walker, parsed: Parsed, spec: EntrySpec, env: dict[st
     return cells
 
 
-class _TensorUse(cst.CSTVisitor):
+class _TensorUse:
     """Names used as the receiver of a method only tensors have (`x.sum()`, `x.view(...)`)."""
 
     def __init__(self, walker: Walker) -> None:
@@ -125,7 +126,7 @@ class _TensorUse(cst.CSTVisitor):
 
 def _used_as_tensors(fn: cst.FunctionDef, walker: Walker) -> set[str]:
     visitor = _TensorUse(walker)
-    fn.body.visit(visitor)
+    visit(fn.body, visitor)
     return visitor.found
 
 

@@ -1,7 +1,7 @@
 """One project root as the language server sees it: which files a lint must
 analyze together so that cross-file inlining is seen, and the warm state kept
 between lints (the dependency map learnt from the compiled entries' inline chains,
-the last runtime facts)."""
+the last runtime facts, the parsed statements of its files)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from vtlint.analyzer.chunks import ChunkCache
 from vtlint.analyzer.files import SourceFile, discover, display_path
 from vtlint.check import CheckResult, RuntimeInput
 from vtlint.config import Config
@@ -27,7 +28,8 @@ class Project:
     scanned: bool = False  # the whole project was analyzed once: `reaches` is complete
     scanning: bool = False  # a whole-project scan is queued or running
     runtime: RuntimeInput | None = None
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one lint of a project at a time
+    chunks: ChunkCache = field(default_factory=ChunkCache)  # parsed statements kept warm between lints
 
     def source_file(self, path: Path) -> SourceFile:
         return SourceFile(path.resolve(), display_path(path, self.root))

@@ -165,7 +165,8 @@ class VtlintServer(LanguageServer):
             return True  # the analyzer reports the unreadable file itself
 
     def _check(self, project: Project, files: list[Any], overrides: dict[Path, str]) -> CheckResult:
-        return run_check([project.root], project.config, files=files, overrides=overrides, runtime=project.runtime)
+        return run_check([project.root], project.config, files=files, overrides=overrides, runtime=project.runtime,
+                         chunks=project.chunks)
 
     def _budget_diagnostic(self, chars: int) -> types.Diagnostic:
         return types.Diagnostic(
