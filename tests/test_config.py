@@ -43,6 +43,7 @@ def test_every_key_parses(tmp_path: Path) -> None:
         "entry-points": ["pkg/model.py:Model.forward"],
         "assume-compiled": ["forward"],
         "fail-level": "error",
+        "file-budget": 5,
         "dynamo": {"capture_scalar_outputs": True, "dynamic": "auto", "recompile-limit": 4},
         "runtime": {"command": "python train.py", "timeout": 30},
     }
@@ -55,6 +56,7 @@ def test_every_key_parses(tmp_path: Path) -> None:
     assert config.runtime.timeout == 30.0
     assert config.fail_level is Level.ERROR
     assert config.respect_gitignore is False
+    assert config.file_budget == 5.0
 
 
 @pytest.mark.parametrize(
@@ -67,6 +69,8 @@ def test_every_key_parses(tmp_path: Path) -> None:
         ({"dynamo": {"fullgraph": "yes"}}, "[tool.vtlint].dynamo.fullgraph: expected true or false"),
         ({"dynamo": {"recompile_limit": True}}, "[tool.vtlint].dynamo.recompile_limit: expected an integer"),
         ({"runtime": {"timeout": -1}}, "[tool.vtlint].runtime.timeout"),
+        ({"file-budget": 0}, "[tool.vtlint].file-budget: expected a positive number of seconds"),
+        ({"file-budget": True}, "[tool.vtlint].file-budget: expected a positive number of seconds"),
         ({"runtime": {"cmd": "x"}}, "[tool.vtlint].runtime.cmd: unknown key"),
         ({"per-file-ignores": {"a": "VTL1"}}, "per-file-ignores.'a'"),
     ],

@@ -68,6 +68,7 @@ class Config:
     entry_points: tuple[str, ...] = ()
     assume_compiled: tuple[str, ...] = ()
     fail_level: Level = Level.WARNING
+    file_budget: float = 30.0  # seconds for one file's parse and entry scan
     dynamo: DynamoSettings = field(default_factory=DynamoSettings)
     runtime: RuntimeSettings = field(default_factory=RuntimeSettings)
 
@@ -152,6 +153,10 @@ def parse_table(table: dict[str, Any], root: Path, config_file: Path | None) -> 
                 values["fail_level"] = Level(value)
             except ValueError:
                 raise ConfigError(f"{where}.{key}: expected \"error\", \"warning\" or \"note\", got {value!r}") from None
+        elif key == "file-budget":
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+                raise ConfigError(f"{where}.{key}: expected a positive number of seconds, got {value!r}")
+            values["file_budget"] = float(value)
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise ConfigError(f"{where}.{key}: expected a table of glob = [codes]")
@@ -163,7 +168,8 @@ def parse_table(table: dict[str, Any], root: Path, config_file: Path | None) -> 
         elif key == "runtime":
             values["runtime"] = _parse_runtime(value, f"{where}.runtime")
         else:
-            known = sorted([*_LIST_KEYS, "respect-gitignore", "fail-level", "per-file-ignores", "dynamo", "runtime"])
+            known = sorted([*_LIST_KEYS, "respect-gitignore", "fail-level", "file-budget", "per-file-ignores", "dynamo",
+                            "runtime"])
             raise ConfigError(f"{where}: unknown key {key!r} (known: {', '.join(known)})")
     return Config(root=root, config_file=config_file, **values)
 

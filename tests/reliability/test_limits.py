@@ -1,9 +1,11 @@
-"""Per-entry time budget: a walk that runs past it yields a "too complex"
-notification for that entry, and the rest of the run goes on. (Peak memory and
-time on huge inputs are measured by benchmarks/limits/run.py, not asserted here.)"""
+"""Time budgets: a file whose parse and entry scan run past `file-budget`, and an entry
+whose walk runs past its budget, each yield a "too complex" notification for it, and
+the rest of the run goes on. (Peak memory and time on huge inputs are measured by
+benchmarks/limits/run.py, not asserted here.)"""
 
 from __future__ import annotations
 
+import signal
 import time
 from pathlib import Path
 
@@ -25,7 +27,7 @@ GOOD = "import torch\n\n\n@torch.compile\ndef fine(x):\n    print(x)\n    return
 
 def test_an_entry_past_its_budget_is_a_too_complex_notification(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(analyzer_project, "FILE_BUDGET_S", 0.0)  # every walk is over budget at its first check
+    monkeypatch.setattr(analyzer_project, "ENTRY_BUDGET_S", 0.0)  # every walk is over budget at its first check
     (tmp_path / "slow.py").write_text(_pathological_entry(200))
     (tmp_path / "good.py").write_text(GOOD)
     started = time.monotonic()
@@ -40,5 +42,66 @@ def test_a_long_entry_finishes_within_the_default_budget(tmp_path: Path) -> None
     (tmp_path / "slow.py").write_text(_pathological_entry(200))
     started = time.monotonic()
     result = run_check([tmp_path], Config(root=tmp_path), use_cache=False)
-    assert time.monotonic() - started < analyzer_project.FILE_BUDGET_S + 30
+    assert time.monotonic() - started < analyzer_project.ENTRY_BUDGET_S + 30
     assert [e.entry for e in result.entries] == ["slow.py:slow"]
+
+
+def _big_module(entries: int) -> str:
+    """Many compiled entries: more than a tiny budget of parse, positions and entry scan."""
+    return "import torch\n\n\n" + "".join(
+        f"@torch.compile\ndef entry_{i}(x, n):\n    print(n)\n    return x * n + {i}\n\n\n" for i in range(entries))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_file_past_its_budget_is_given_up_with_a_notification(tmp_path: Path, jobs: int,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VTLINT_CACHE_DIR", str(tmp_path / "cache"))
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "big.py").write_text(_big_module(600))
+    for i in range(9):  # enough files for --jobs 2 to use worker processes
+        (root / f"good_{i}.py").write_text(GOOD)
+    config = Config(root=root, file_budget=0.05)
+    for _ in range(2):  # the second run must not read a cut-short result from the cache
+        result = run_check([root], config, jobs=jobs)
+        given_up = [n for n in result.notifications if n.kind == "limit" and "within 0.05 s" in n.message]
+        assert [(n.location.path, n.location.line) for n in given_up if n.location] == [("big.py", 1)]
+        assert {e.entry.partition(":")[0] for e in result.entries} == {f"good_{i}.py" for i in range(9)}
+        assert {f.location.path for f in result.findings} == {f"good_{i}.py" for i in range(9)}
+    result = run_check([root], Config(root=root), jobs=jobs)
+    assert "big.py" in {f.location.path for f in result.findings}
+    assert not [n for n in result.notifications if "too complex" in n.message]
+
+
+def test_the_budget_leaves_an_outer_timer_running() -> None:
+    from vtlint.analyzer.budget import OverBudget, time_limit
+
+    signal.setitimer(signal.ITIMER_REAL, 100)
+    try:
+        with time_limit(5):
+            pass
+        remaining, _ = signal.getitimer(signal.ITIMER_REAL)
+        assert 90 < remaining <= 100
+        with pytest.raises(OverBudget), time_limit(0.01):
+            while True:
+                pass
+        assert signal.getitimer(signal.ITIMER_REAL)[0] > 0
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
+def test_an_interruption_swallowed_or_turned_into_another_error_is_still_over_budget() -> None:
+    from vtlint.analyzer.budget import OverBudget, time_limit
+
+    with pytest.raises(OverBudget), time_limit(0.01):
+        try:
+            while True:
+                pass
+        except BaseException:  # code on the way that catches too much
+            pass
+    with pytest.raises(OverBudget), time_limit(0.01):
+        try:
+            while True:
+                pass
+        except BaseException as exc:  # C code reports the interruption as its own error
+            raise SystemError("AST constructor recursion depth mismatch") from exc

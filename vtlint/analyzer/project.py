@@ -22,9 +22,10 @@ import libcst as cst
 
 from vtlint.analyzer import breaks
 from vtlint.analyzer.api import EntryInfo, FileProblem, Prediction
+from vtlint.analyzer.budget import ENTRY_BUDGET_S, OverBudget, time_limit
 from vtlint.analyzer.cache import Cache, digest
 from vtlint.analyzer.chunks import ChunkCache, Positions, parse_chunked
-from vtlint.analyzer.entries import EntrySpec, ModuleFacts, scan, worth_scanning
+from vtlint.analyzer.entries import EntrySpec, ModuleFacts, Site, scan, worth_scanning
 from vtlint.analyzer.files import SourceError, SourceFile, read_source
 from vtlint.analyzer.index import Parsed, Project, parse_with_positions
 from vtlint.analyzer.recompiles import predict_recompiles
@@ -35,7 +36,6 @@ from vtlint.config import Config, DynamoSettings
 from vtlint.findings import Kind, Level, Location, Notification
 from vtlint.trace import Action, Event
 
-FILE_BUDGET_S = 10.0  # per entry walk
 
 
 def parse_error_location(exc: cst.ParserSyntaxError, display: str) -> Location:
@@ -60,7 +60,8 @@ def _syntax_problem(text: str, display: str, exc: cst.ParserSyntaxError | None) 
     return FileProblem(Kind.SYNTAX_ERROR, where, f"SyntaxError: {message}")
 
 
-FileResult = tuple[ModuleSummary | None, FileProblem | None, ModuleFacts | None]
+# (summary, why the file is unusable, its entries and sites, why it was given up: over its budget)
+FileResult = tuple[ModuleSummary | None, FileProblem | None, ModuleFacts | None, Notification | None]
 
 
 # Python's own limits; LibCST's native parser would overflow its stack on such input.
@@ -90,12 +91,26 @@ def _python_rejects(text: str, display: str) -> FileProblem | ast.Module | None:
         sys.setrecursionlimit(limit)
 
 
-def _summarize_one(display: str, text: str, chunks: ChunkCache | None = None) -> tuple[FileResult, Parsed | None]:
+def _summarize_one(display: str, text: str, chunks: ChunkCache | None = None,
+                   budget_s: float = Config.file_budget) -> tuple[FileResult, Parsed | None]:
     """Parse and summarise one file; scan it for entries when its text hints at
-    any (only then are positions and the entry scan worth their cost). Never raises."""
+    any (only then are positions and the entry scan worth their cost). Never raises;
+    a file past `budget_s` is given up with a notification."""
+    limit = sys.getrecursionlimit()
+    try:
+        with time_limit(budget_s):
+            return _summarize_within(display, text, chunks)
+    except OverBudget:
+        sys.setrecursionlimit(limit)  # the alarm may have cut through the parse's own restore
+        note = Notification("limit", f"{display}: too complex to analyze within {budget_s:g} s (parse and entry "
+                            "scan); no predictions for this file", Level.WARNING, Location(display, 1))
+        return (None, None, None, note), None
+
+
+def _summarize_within(display: str, text: str, chunks: ChunkCache | None) -> tuple[FileResult, Parsed | None]:
     rejected = _python_rejects(text, display)
     if isinstance(rejected, FileProblem):
-        return (None, rejected, None), None
+        return (None, rejected, None, None), None
     positions: Positions | None = None
     try:
         if chunks is not None:
@@ -103,28 +118,28 @@ def _summarize_one(display: str, text: str, chunks: ChunkCache | None = None) ->
         else:
             module = cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
-        return (None, _syntax_problem(text, display, exc), None), None
+        return (None, _syntax_problem(text, display, exc), None, None), None
     except RecursionError:
         return (None, FileProblem(Kind.SYNTAX_ERROR, Location(display, 1, 1),
-                                  "too complex: nesting deeper than the parser's recursion limit"), None), None
+                                  "too complex: nesting deeper than the parser's recursion limit"), None, None), None
     try:
         summary = summarize(module, display, text)
         if not summary.has_hints:
-            return (summary, None, None), None
+            return (summary, None, None, None), None
         # judged on Python's tree first: positions and the entry scan (each costs more than
         # the parse) only for modules that really compile something or configure Dynamo
         if rejected is not None and not worth_scanning(rejected, summary.imports):
-            return (summary, None, None), None
+            return (summary, None, None, None), None
         parsed = parse_with_positions(summary, text, module, positions)
-        return (summary, None, scan(parsed, with_entries=True)), parsed
+        return (summary, None, scan(parsed, with_entries=True), None), parsed
     except RecursionError:
         return (None, FileProblem(Kind.SYNTAX_ERROR, Location(display, 1, 1),
-                                  "too complex: nesting deeper than the analyzer's recursion limit"), None), None
+                                  "too complex: nesting deeper than the analyzer's recursion limit"), None, None), None
 
 
-def _summarize_batch(batch: list[tuple[str, str]]) -> list[FileResult]:
+def _summarize_batch(batch: list[tuple[str, str]], budget_s: float) -> list[FileResult]:
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
-    return [_summarize_one(display, text)[0] for display, text in batch]
+    return [_summarize_one(display, text, budget_s=budget_s)[0] for display, text in batch]
 
 
 def _config_key(config: Config) -> str:
@@ -168,24 +183,29 @@ class _Analysis:
             size = max(1, len(todo) // (self.jobs * 4))
             batches = [[(d, t) for d, t, _ in todo[i:i + size]] for i in range(0, len(todo), size)]
             with ProcessPoolExecutor(self.jobs) as pool:
-                results = [r for batch in pool.map(_summarize_batch, batches) for r in batch]
+                work = functools.partial(_summarize_batch, budget_s=self.config.file_budget)
+                results = [r for batch in pool.map(work, batches) for r in batch]
         else:
             results = []
             for display, text, _ in todo:
-                result, parsed = _summarize_one(display, text, self.chunks)
+                result, parsed = _summarize_one(display, text, self.chunks, self.config.file_budget)
                 if parsed is not None:
                     self.parsed[display] = parsed  # kept: the walk needs it if the file holds an entry
                 results.append(result)
         for (_display, _text, key), result in zip(todo, results):
-            self.cache.put("summary", key, result)
+            if result[3] is None:  # a file given up for time may fit next time (a faster machine)
+                self.cache.put("summary", key, result)
             self._take(result)
         if progress:
             progress(len(sources), len(sources))
 
     def _take(self, result: FileResult) -> None:
-        summary, problem, facts = result
+        summary, problem, facts, given_up = result
         if problem is not None:
             self.prediction.problems.append(problem)
+        if given_up is not None:
+            self.prediction.notifications.append(given_up)
+            self.prediction.cut_short = True
         if summary is not None:
             self.summaries.append(summary)
             if facts is not None:
@@ -230,7 +250,9 @@ def analyze(
         project.adopt(parsed)
     _predict(project, config, prediction, analysis.facts)
     prediction.problems.sort(key=lambda p: (p.location.path, p.location.line))
-    cache.put("walk", walk_key, (prediction.problems, prediction.events, prediction.entries, prediction.notifications))
+    if not prediction.cut_short:
+        cache.put("walk", walk_key, (prediction.problems, prediction.events, prediction.entries,
+                                     prediction.notifications))
     return prediction
 
 
@@ -241,11 +263,12 @@ def _predict(project: Project, config: Config, prediction: Prediction, scanned: 
     specs = [spec for f in facts.values() for spec in f.entries]
     specs += _configured_entries(project, config, prediction)
     seen: set[tuple[str, str]] = set()
+    call_sites = _CallSites(project, facts)
     for spec in specs:
         if (spec.display, spec.qualname) in seen:
             continue
         seen.add((spec.display, spec.qualname))
-        _walk_entry(project, config, spec, facts, prediction)
+        _walk_entry(project, config, spec, facts, prediction, call_sites)
 
 
 def _scan_importers(project: Project, prediction: Prediction, scanned: dict[str, ModuleFacts]) -> dict[str, ModuleFacts]:
@@ -326,7 +349,7 @@ def _settings(config: Config, spec: EntrySpec, facts: ModuleFacts | None) -> Dyn
 
 
 def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[str, ModuleFacts],
-                prediction: Prediction) -> None:
+                prediction: Prediction, call_sites: _CallSites) -> None:
     parsed = project.parsed(spec.display)
     fn = parsed.functions.get(spec.qualname) if parsed is not None else None
     if parsed is None or not isinstance(fn, cst.FunctionDef):
@@ -341,12 +364,12 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
                                                        parsed.line(fn)), spec.how, options))
     if spec.display not in facts:  # an entry named by configuration: its own assignments still matter
         facts[spec.display] = scan(parsed, with_entries=False)
-    calls = _call_sites(project, spec, facts)
+    calls = call_sites.of(spec)
     if "<locals>" in spec.qualname and spec.display in facts:
         outer = spec.qualname.rsplit(".<locals>.", 1)[0].rpartition(".")[2]
         spec.outer_calls = [site for callee, sites in facts[spec.display].calls.items()
                             if callee == outer or callee.startswith(f"{outer}(") for site in sites]
-    walker = Walker(project, settings, entry, fn.name.value, FILE_BUDGET_S)
+    walker = Walker(project, settings, entry, fn.name.value, ENTRY_BUDGET_S)
     env = entry_env(walker, parsed, spec, fn, calls)
     cls = f"{parsed.summary.module}.{spec.qualname.rpartition('.')[0]}" if "." in spec.qualname else None
     events = _walk_frame(walker, Act(parsed, spec.qualname, env, cls=cls), fn, entry, prediction)
@@ -381,6 +404,7 @@ def _walk_frame(walker: Walker, act: Act, fn: cst.FunctionDef, entry: str, predi
     try:
         result = walker.run(act, fn.body)
     except TooComplex:
+        prediction.cut_short = True
         prediction.notifications.append(Notification(
             "limit", f"{entry}: too complex to predict within the analyzer's budget; predictions for it are partial",
             Level.WARNING, Location(display, act.parsed.line(fn))))
@@ -404,6 +428,8 @@ def _walk_frame(walker: Walker, act: Act, fn: cst.FunctionDef, entry: str, predi
 def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list[CalleeFrame],
                         prediction: Prediction, depth: int) -> None:
     """Callees whose inlining broke the graph run eagerly, and Dynamo compiles each as its own frame."""
+    if not frames:
+        return
     known = {e.key for e in prediction.events}
     done = {e.entry for e in prediction.events if e.action is Action.FRAME}
     for frame in frames:
@@ -411,7 +437,7 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
         if entry in done or depth > 3:
             continue
         done.add(entry)
-        walker = Walker(project, settings, entry, frame.fn.name.value, FILE_BUDGET_S)
+        walker = Walker(project, settings, entry, frame.fn.name.value, ENTRY_BUDGET_S)
         act = Act(frame.parsed, frame.qualname, frame.env(), cls=frame.cls)
         events = _walk_frame(walker, act, frame.fn, entry, prediction)
         # the break itself is already reported at the same line from the caller's frame
@@ -420,21 +446,35 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
         _walk_callee_frames(project, settings, walker.callee_frames, prediction, depth + 1)
 
 
-def _call_sites(project: Project, spec: EntrySpec, facts: dict[str, ModuleFacts]) -> list[Any]:
-    """Calls of the compiled callable, in this module and in modules importing it."""
-    sites = []
-    own = facts.get(spec.display)
-    module = project.summaries[spec.display].module
-    for display, fact in facts.items():
-        summary = project.summaries[display]
-        names = set(spec.callables) if display == spec.display else {
-            local for local, target in summary.imports.items()
-            if target.rpartition(".")[2] in spec.callables and module.endswith(target.rpartition(".")[0])}
-        for name in names:
-            sites += fact.calls.get(name, [])
-    if own is None:
-        return sites
-    return sorted(sites, key=lambda s: (s.display != spec.display, s.display, s.line, s.column))
+class _CallSites:
+    """Calls of compiled callables, in their own module and in the modules importing
+    them, found through an index of imported names (built once, not per entry)."""
+
+    def __init__(self, project: Project, facts: dict[str, ModuleFacts]) -> None:
+        self.project = project
+        self.facts = facts  # grows when a configured entry's module is scanned late
+        self.indexed: set[str] = set()
+        self.importers: dict[str, list[tuple[str, str, str]]] = {}  # name -> (display, local, from module)
+
+    def _index(self) -> None:
+        for display in self.facts.keys() - self.indexed:
+            self.indexed.add(display)
+            for local, target in self.project.summaries[display].imports.items():
+                module, _, name = target.rpartition(".")
+                self.importers.setdefault(name, []).append((display, local, module))
+
+    def of(self, spec: EntrySpec) -> list[Site]:
+        self._index()
+        module = self.project.summaries[spec.display].module
+        sites: list[Site] = []
+        own = self.facts.get(spec.display)
+        for name in sorted(spec.callables):
+            if own is not None:
+                sites += own.calls.get(name, [])
+            for display, local, source in self.importers.get(name, []):
+                if display != spec.display and module.endswith(source):
+                    sites += self.facts[display].calls.get(local, [])
+        return sorted(sites, key=lambda s: (s.display != spec.display, s.display, s.line, s.column))
 
 
 def _dedupe(events: list[Event]) -> list[Event]:
