@@ -26,37 +26,49 @@ _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 @dataclass(eq=False)
 class Chunk:
     """Top-level statements parsed from one piece of text (identity matters: it keys
-    the positions of its nodes); `positions` count lines from the piece's first line."""
+    the positions of its nodes); `ranges` count lines from the piece's first line."""
 
     module: cst.Module  # the piece as LibCST parsed it alone (newline and indent defaults)
     statements: tuple[cst.BaseStatement, ...] = ()
     footer: tuple[cst.EmptyLine, ...] = ()  # comment lines after the last statement of the file
-    positions: dict[cst.CSTNode, tuple[CodeRange, Chunk]] = field(default_factory=dict)
+    ranges: dict[cst.CSTNode, CodeRange] = field(default_factory=dict)
+    _owned: dict[cst.CSTNode, tuple[CodeRange, Chunk]] | None = None
 
     @classmethod
     def of(cls, module: cst.Module) -> Chunk:
-        chunk = cls(module, tuple(module.body))
         ranges = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
-        chunk.positions = {node: (where, chunk) for node, where in ranges.items()}
-        return chunk
+        return cls(module, tuple(module.body), ranges=dict(ranges))
+
+    def owned(self) -> dict[cst.CSTNode, tuple[CodeRange, Chunk]]:
+        """Each range with this chunk, to find the chunk's offset from a node (built once)."""
+        if self._owned is None:
+            self._owned = {node: (where, self) for node, where in self.ranges.items()}
+        return self._owned
 
 
 class Positions:
     """Node -> CodeRange over a module assembled from chunks: each chunk's relative
-    ranges moved down by where the chunk starts in this version of the text."""
+    ranges moved down by where the chunk starts in this version of the text. A module
+    parsed whole is one chunk at offset 0, looked up as it is (no copy of its ranges)."""
 
     def __init__(self, placed: list[tuple[Chunk, int]]) -> None:
+        self._whole: dict[cst.CSTNode, CodeRange] | None = None
         self._offsets: dict[Chunk, int] = {}
         self._ranges: dict[cst.CSTNode, tuple[CodeRange, Chunk]] = {}
+        if len(placed) == 1 and placed[0][1] == 0:
+            self._whole = placed[0][0].ranges
+            return
         for chunk, offset in placed:
             self._offsets[chunk] = offset
-            self._ranges.update(chunk.positions)
+            self._ranges.update(chunk.owned())
 
     @classmethod
     def of(cls, module: cst.Module) -> Positions:
         return cls([(Chunk.of(module), 0)])
 
     def get(self, node: cst.CSTNode) -> CodeRange | None:
+        if self._whole is not None:
+            return self._whole.get(node)
         found = self._ranges.get(node)
         if found is None:
             return None
@@ -100,7 +112,7 @@ def _parse_chunk(text: str, expected: int) -> Chunk | None:
     if statements and module.header:
         first = statements[0]
         statements[0] = first.with_changes(leading_lines=(*module.header, *first.leading_lines))
-        chunk.positions[statements[0]] = chunk.positions[first]
+        chunk.ranges[statements[0]] = chunk.ranges[first]
         chunk.statements = tuple(statements)
     chunk.footer = tuple(module.footer) if statements else (*module.header, *module.footer)
     return chunk

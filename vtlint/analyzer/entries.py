@@ -437,11 +437,29 @@ def _ast_dotted(node: ast.expr) -> str | None:
     return None
 
 
-def worth_scanning(tree: ast.Module, imports: dict[str, str]) -> bool:
+def _ast_imports(tree: ast.Module) -> dict[str, str]:
+    """Local name -> dotted name of the absolute imports (torch is never imported relatively)."""
+    imports: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname:
+                    imports[alias.asname] = alias.name
+                else:
+                    head = alias.name.split(".")[0]
+                    imports.setdefault(head, head)
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            for alias in node.names:
+                imports[alias.asname or alias.name] = f"{node.module}.{alias.name}"
+    return imports
+
+
+def worth_scanning(tree: ast.Module) -> bool:
     """Whether a module may compile something or configure Dynamo, judged on Python's
-    own (fast) tree with the import table: LibCST's positions and the entry scan cost
-    more than the parse, so only such modules pay for them."""
+    own (fast) tree and its imports: LibCST's positions and the entry scan cost more
+    than the parse, so only such modules pay for them."""
     wanted = COMPILE | OPTIMIZE | set(MARK)
+    imports = _ast_imports(tree)
     for node in ast.walk(tree):
         if isinstance(node, ast.Call):
             func = node.func.func if isinstance(node.func, ast.Call) else node.func

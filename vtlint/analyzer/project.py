@@ -108,14 +108,19 @@ def _summarize_one(display: str, text: str, chunks: ChunkCache | None = None,
 
 
 def _summarize_within(display: str, text: str, chunks: ChunkCache | None) -> tuple[FileResult, Parsed | None]:
-    rejected = _python_rejects(text, display)
-    if isinstance(rejected, FileProblem):
-        return (None, rejected, None, None), None
+    tree = _python_rejects(text, display)
+    if isinstance(tree, FileProblem):
+        return (None, tree, None, None), None
+    # judged on Python's tree: positions and the entry scan (each costs more than the parse)
+    # only for modules that really compile something or configure Dynamo
+    worth = tree is None or worth_scanning(tree)
     positions: Positions | None = None
     try:
         if chunks is not None:
-            module, positions = parse_chunked(text, rejected, display, chunks)
+            module, positions = parse_chunked(text, tree, display, chunks)
+            tree = None
         else:
+            tree = None  # Python's tree of a big module weighs half of LibCST's: never both at once
             module = cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
         return (None, _syntax_problem(text, display, exc), None, None), None
@@ -124,11 +129,7 @@ def _summarize_within(display: str, text: str, chunks: ChunkCache | None) -> tup
                                   "too complex: nesting deeper than the parser's recursion limit"), None, None), None
     try:
         summary = summarize(module, display, text)
-        if not summary.has_hints:
-            return (summary, None, None, None), None
-        # judged on Python's tree first: positions and the entry scan (each costs more than
-        # the parse) only for modules that really compile something or configure Dynamo
-        if rejected is not None and not worth_scanning(rejected, summary.imports):
+        if not summary.has_hints or not worth:
             return (summary, None, None, None), None
         parsed = parse_with_positions(summary, text, module, positions)
         return (summary, None, scan(parsed, with_entries=True), None), parsed
