@@ -105,3 +105,15 @@ def test_an_interruption_swallowed_or_turned_into_another_error_is_still_over_bu
                 pass
         except BaseException as exc:  # C code reports the interruption as its own error
             raise SystemError("AST constructor recursion depth mismatch") from exc
+
+
+def test_a_file_with_too_many_tokens_is_not_parsed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(analyzer_project, "MAX_TOKENS", 2_000)  # the real bound holds ~800 MB of tree
+    (tmp_path / "generated.py").write_text("import torch\n\n" + "".join(f"w_{i} = {i}\n" for i in range(1_000))
+                                           + GOOD.replace("import torch\n", ""))
+    (tmp_path / "good.py").write_text(GOOD)
+    result = run_check([tmp_path], Config(root=tmp_path), use_cache=False)
+    too_large = [n for n in result.notifications if "more than 2,000 tokens" in n.message]
+    assert [(n.location.path, n.level.value) for n in too_large if n.location] == [("generated.py", "warning")]
+    assert [e.entry for e in result.entries] == ["good.py:fine"]
+    assert result.files == ["generated.py", "good.py"]

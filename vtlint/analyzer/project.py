@@ -10,7 +10,9 @@ from __future__ import annotations
 import ast
 import functools
 import hashlib
+import io
 import sys
+import tokenize
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import fields, replace
@@ -60,6 +62,8 @@ def _syntax_problem(text: str, display: str, exc: cst.ParserSyntaxError | None) 
     return FileProblem(Kind.SYNTAX_ERROR, where, f"SyntaxError: {message}")
 
 
+MAX_TOKENS = 500_000  # a file past this is not parsed: ~800 MB of LibCST tree and positions
+
 # (summary, why the file is unusable, its entries and sites, why it was given up: over its budget)
 FileResult = tuple[ModuleSummary | None, FileProblem | None, ModuleFacts | None, Notification | None]
 
@@ -107,7 +111,28 @@ def _summarize_one(display: str, text: str, chunks: ChunkCache | None = None,
         return (None, None, None, note), None
 
 
+def _token_count_over_limit(text: str) -> int | None:
+    """The file's token count when it passes MAX_TOKENS (counted only for texts long
+    enough to hold that many: Python's tokenizer streams, so counting costs no memory)."""
+    if len(text) <= MAX_TOKENS // 2:
+        return None
+    count = 0
+    try:
+        for _ in tokenize.generate_tokens(io.StringIO(text).readline):
+            count += 1
+            if count > MAX_TOKENS:
+                return count
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return None  # Python's parse below reports it
+    return None
+
+
 def _summarize_within(display: str, text: str, chunks: ChunkCache | None) -> tuple[FileResult, Parsed | None]:
+    if _token_count_over_limit(text) is not None:
+        note = Notification("limit", f"{display}: more than {MAX_TOKENS:,} tokens, too large to analyze within the "
+                            "memory bound (LibCST keeps about 1.5 KB per token); no predictions for this file",
+                            Level.WARNING, Location(display, 1))
+        return (None, None, None, note), None
     tree = _python_rejects(text, display)
     if isinstance(tree, FileProblem):
         return (None, tree, None, None), None
@@ -138,9 +163,17 @@ def _summarize_within(display: str, text: str, chunks: ChunkCache | None) -> tup
                                   "too complex: nesting deeper than the analyzer's recursion limit"), None, None), None
 
 
-def _summarize_batch(batch: list[tuple[str, str]], budget_s: float) -> list[FileResult]:
+def _summarize_batch(batch: list[tuple[str, str]], budget_s: float) -> list[FileResult | None]:
+    """A worker's share. None for a module that compiles something: its walk needs the
+    tree in the main process, so the main process parses it (once, not twice)."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
-    return [_summarize_one(display, text, budget_s=budget_s)[0] for display, text in batch]
+    return [None if _compiles_something(text) else _summarize_one(display, text, budget_s=budget_s)[0]
+            for display, text in batch]
+
+
+def _compiles_something(text: str) -> bool:
+    tree = _python_rejects(text, "")
+    return isinstance(tree, ast.Module) and worth_scanning(tree)
 
 
 def _config_key(config: Config) -> str:
@@ -179,22 +212,22 @@ class _Analysis:
                 self._take(cached)
             else:
                 todo.append((display, text, key))
-        results: list[FileResult]
+        shared: list[FileResult | None] = [None] * len(todo)
         if self.jobs > 1 and len(todo) > 8:
             size = max(1, len(todo) // (self.jobs * 4))
             batches = [[(d, t) for d, t, _ in todo[i:i + size]] for i in range(0, len(todo), size)]
             with ProcessPoolExecutor(self.jobs) as pool:
                 work = functools.partial(_summarize_batch, budget_s=self.config.file_budget)
-                results = [r for batch in pool.map(work, batches) for r in batch]
-        else:
-            results = []
-            for display, text, _ in todo:
-                result, parsed = _summarize_one(display, text, self.chunks, self.config.file_budget)
+                shared = [r for batch in pool.map(work, batches) for r in batch]
+        results: list[FileResult] = []
+        for (display, text, _), done in zip(todo, shared):
+            if done is None:
+                done, parsed = _summarize_one(display, text, self.chunks, self.config.file_budget)
                 if parsed is not None:
                     self.parsed[display] = parsed  # kept: the walk needs it if the file holds an entry
-                results.append(result)
+            results.append(done)
         for (_display, _text, key), result in zip(todo, results):
-            if result[3] is None:  # a file given up for time may fit next time (a faster machine)
+            if result[3] is None:  # a file given up (time, size) is tried again next run: the limits may change
                 self.cache.put("summary", key, result)
             self._take(result)
         if progress:
