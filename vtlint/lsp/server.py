@@ -2,7 +2,8 @@
 
 Diagnostics come from the static pass only (`run_check` with the editor's unsaved
 buffers as overrides): it never imports torch or the user's code, so a save never
-waits for torch. Running the user's harness (`vtlint.confirmAtRuntime`) is opt-in
+waits for torch. Each project keeps its files' parsed top-level statements warm
+between lints, so a save re-parses only the statements it changed. Running the user's harness (`vtlint.confirmAtRuntime`) is opt-in
 and refused unless the client says the workspace is trusted."""
 
 from __future__ import annotations
