@@ -23,6 +23,7 @@ from vtlint.config import Config, ConfigError, load_config
 from vtlint.findings import Level
 from vtlint.report.github import render_github
 from vtlint.report.json_format import render_json
+from vtlint.report.shareable import shareable
 from vtlint.report.output import write_atomic
 from vtlint.report.text import render, statistics
 from vtlint.rules.registry import all_rules, get_rule, unknown_selectors
@@ -183,6 +184,7 @@ def _check(paths: list[Path], fmt: str, output: Path | None, config_file: Path |
         stop()
         return _internal_error(exc)
     stop()
+    result = shareable(result)  # reports are shared: installed files by their path inside site-packages
     prints = _baselines(result, config, opts)
     for missing in result.missing:
         err.print(f"[bold red]error[/]: {missing}: no such file or directory")

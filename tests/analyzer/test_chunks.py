@@ -102,11 +102,17 @@ def test_the_same_statement_twice_gets_its_own_nodes() -> None:
     assert (positions.get(first).start.line, positions.get(second).start.line) == (1, 2)
 
 
-def test_the_cache_forgets_the_least_recently_used() -> None:
-    cache = ChunkCache(max_chunks=3)
-    text = "a = 1\nb = 2\nc = 3\nd = 4\n"
-    parse_chunked(text, ast.parse(text), "m.py", cache)
-    assert cache.get("m.py", "a = 1\n") is None and cache.get("m.py", "d = 4\n") is not None
+def test_the_cache_keeps_the_last_version_of_each_file_only() -> None:
+    cache = ChunkCache()
+    first, second = "a = 1\nb = 2\n", "a = 1\nc = 3\n"
+    parse_chunked(first, ast.parse(first), "m.py", cache)
+    parse_chunked(first, ast.parse(first), "other.py", cache)
+    parse_chunked(second, ast.parse(second), "m.py", cache)
+    assert cache.get("m.py", "a = 1\n") is not None and cache.get("m.py", "c = 3\n") is not None
+    assert cache.get("m.py", "b = 2\n") is None  # only in the version before
+    assert cache.get("other.py", "b = 2\n") is not None
+    cache.forget("other.py")
+    assert cache.get("other.py", "b = 2\n") is None
 
 
 def test_without_a_cache_or_a_tree_it_is_one_whole_parse() -> None:

@@ -165,3 +165,23 @@ def test_step_level_sigkill_leaves_nothing_behind(project: Path) -> None:
     assert facts.harness["exit_code"] == -9
     assert facts.events
     assert os.listdir(tempfile.tempdir) == [] and _zombies() == []
+
+
+def test_reports_name_installed_files_inside_site_packages(run_cli, tmp_path: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """The walk inlines an installed package (its `hasattr` makes a note naming the file):
+    reports show `<site-packages>/fakelib/__init__.py`, never the virtualenv's path."""
+    site = tmp_path / "venv" / "lib" / "site-packages"
+    (site / "fakelib").mkdir(parents=True)
+    (site / "fakelib" / "__init__.py").write_text("def scale(x, cfg):\n    if hasattr(cfg, 'k'):\n"
+                                                  "        return x * 2\n    return x\n")
+    monkeypatch.syspath_prepend(str(site))
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "train.py").write_text("import torch\nimport fakelib\n\n\n@torch.compile\ndef step(x, cfg):\n"
+                                   "    return fakelib.scale(x, cfg)\n")
+    for fmt in ("json", "sarif", "text"):
+        result = run_cli("check", ".", "--no-cache", "--format", fmt, "--show-notes", cwd=root)
+        shown = result.stdout + result.stderr
+        assert "<site-packages>/fakelib/__init__.py" in shown, (fmt, shown)
+        assert str(tmp_path) not in shown.replace(str(root), "."), fmt

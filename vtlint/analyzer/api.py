@@ -34,4 +34,4 @@ class Prediction:
     problems: list[FileProblem] = field(default_factory=list)
     notifications: list[Notification] = field(default_factory=list)
     texts: dict[str, str] = field(default_factory=dict)  # display path -> source text
-    cut_short: bool = False  # a file or an entry ran past its time budget: this result is not cached
+    cut_short: bool = False  # a file or an entry ran out of time: this result is not cached

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ast
 import re
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -81,22 +80,21 @@ class Positions:
 
 
 class ChunkCache:
-    """Parsed chunks by (file, text), least recently used dropped past `max_chunks`."""
+    """The chunks of each file's last parse, by their text: the next version of the file
+    reuses the ones whose text it still has. One version per file is kept, so memory
+    stays that of the files being edited."""
 
-    def __init__(self, max_chunks: int = 20_000) -> None:
-        self.max_chunks = max_chunks
-        self._chunks: OrderedDict[tuple[str, str], Chunk] = OrderedDict()
+    def __init__(self) -> None:
+        self._last: dict[str, dict[str, Chunk]] = {}
 
     def get(self, display: str, text: str) -> Chunk | None:
-        chunk = self._chunks.get((display, text))
-        if chunk is not None:
-            self._chunks.move_to_end((display, text))
-        return chunk
+        return self._last.get(display, {}).get(text)
 
-    def put(self, display: str, text: str, chunk: Chunk) -> None:
-        self._chunks[(display, text)] = chunk
-        while len(self._chunks) > self.max_chunks:
-            self._chunks.popitem(last=False)
+    def keep(self, display: str, chunks: dict[str, Chunk]) -> None:
+        self._last[display] = chunks
+
+    def forget(self, display: str) -> None:
+        self._last.pop(display, None)
 
 
 def _parse_chunk(text: str, expected: int) -> Chunk | None:
@@ -169,6 +167,7 @@ def _chunked(text: str, tree: ast.Module, display: str, cache: ChunkCache) -> li
     if pieces is None:
         return None
     placed: list[tuple[Chunk, int]] = []
+    kept: dict[str, Chunk] = {}
     used: set[int] = set()
     for piece, offset, count in pieces:
         cached = cache.get(display, piece)
@@ -181,8 +180,8 @@ def _chunked(text: str, tree: ast.Module, display: str, cache: ChunkCache) -> li
                 return None
             if chunk is None:
                 return None
-            if cached is None:
-                cache.put(display, piece, chunk)
+        kept.setdefault(piece, chunk)
         used.add(id(chunk))
         placed.append((chunk, offset))
+    cache.keep(display, kept)
     return placed

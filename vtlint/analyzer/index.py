@@ -94,10 +94,12 @@ def _library_roots() -> list[Path]:
 
 
 class Project:
-    def __init__(self, summaries: list[ModuleSummary], texts: dict[str, str], chunks: ChunkCache | None = None) -> None:
+    def __init__(self, summaries: list[ModuleSummary], texts: dict[str, str], chunks: ChunkCache | None = None,
+                 edited: frozenset[str] | set[str] = frozenset()) -> None:
         self.summaries = {s.display: s for s in summaries}
         self.texts = texts
-        self.chunks = chunks
+        self.chunks = chunks  # the parse kept warm for the `edited` files (the editor's buffers)
+        self.edited = edited
         self.by_module: dict[str, ModuleSummary] = {}
         for summary in summaries:
             parts = summary.module.split(".")
@@ -120,7 +122,7 @@ class Project:
         return self._parsed[display]
 
     def _parse(self, summary: ModuleSummary, text: str) -> Parsed:
-        if self.chunks is None:
+        if self.chunks is None or summary.display not in self.edited:
             return parse_with_positions(summary, text)
         module, positions = parse_chunked(text, ast.parse(text), summary.display, self.chunks)
         return parse_with_positions(summary, text, module, positions)

@@ -39,7 +39,6 @@ from vtlint.findings import Kind, Level, Location, Notification
 from vtlint.trace import Action, Event
 
 
-
 def parse_error_location(exc: cst.ParserSyntaxError, display: str) -> Location:
     return Location(display, exc.raw_line, exc.raw_column + 1)
 
@@ -111,24 +110,24 @@ def _summarize_one(display: str, text: str, chunks: ChunkCache | None = None,
         return (None, None, None, note), None
 
 
-def _token_count_over_limit(text: str) -> int | None:
-    """The file's token count when it passes MAX_TOKENS (counted only for texts long
+def _too_many_tokens(text: str) -> bool:
+    """Whether the file has more than MAX_TOKENS tokens (counted only for texts long
     enough to hold that many: Python's tokenizer streams, so counting costs no memory)."""
     if len(text) <= MAX_TOKENS // 2:
-        return None
+        return False
     count = 0
     try:
         for _ in tokenize.generate_tokens(io.StringIO(text).readline):
             count += 1
             if count > MAX_TOKENS:
-                return count
+                return True
     except (tokenize.TokenError, SyntaxError, ValueError):
-        return None  # Python's parse below reports it
-    return None
+        return False  # Python's parse below reports it
+    return False
 
 
 def _summarize_within(display: str, text: str, chunks: ChunkCache | None) -> tuple[FileResult, Parsed | None]:
-    if _token_count_over_limit(text) is not None:
+    if _too_many_tokens(text):
         note = Notification("limit", f"{display}: more than {MAX_TOKENS:,} tokens, too large to analyze within the "
                             "memory bound (LibCST keeps about 1.5 KB per token); no predictions for this file",
                             Level.WARNING, Location(display, 1))
@@ -172,6 +171,8 @@ def _summarize_batch(batch: list[tuple[str, str]], budget_s: float) -> list[File
 
 
 def _compiles_something(text: str) -> bool:
+    if _too_many_tokens(text):
+        return False  # given up in the worker, with its notification
     tree = _python_rejects(text, "")
     return isinstance(tree, ast.Module) and worth_scanning(tree)
 
@@ -192,10 +193,11 @@ def _snapshot_key() -> str:
 
 
 class _Analysis:
-    def __init__(self, config: Config, cache: Cache, jobs: int, chunks: ChunkCache | None) -> None:
+    def __init__(self, config: Config, cache: Cache, jobs: int, chunks: ChunkCache | None, edited: set[str]) -> None:
         self.config = config
         self.cache = cache
         self.chunks = chunks
+        self.edited = edited  # the files whose parse `chunks` keeps warm
         self.jobs = max(1, jobs)
         self.prediction = Prediction()
         self.summaries: list[ModuleSummary] = []
@@ -222,7 +224,8 @@ class _Analysis:
         results: list[FileResult] = []
         for (display, text, _), done in zip(todo, shared):
             if done is None:
-                done, parsed = _summarize_one(display, text, self.chunks, self.config.file_budget)
+                warm = self.chunks if display in self.edited else None
+                done, parsed = _summarize_one(display, text, warm, self.config.file_budget)
                 if parsed is not None:
                     self.parsed[display] = parsed  # kept: the walk needs it if the file holds an entry
             results.append(done)
@@ -257,9 +260,10 @@ def analyze(
     chunks: ChunkCache | None = None,
 ) -> Prediction:
     """`overrides` maps absolute paths to unsaved text (the editor's buffers); `chunks`
-    keeps parsed statements between calls (a long-lived process linting edits)."""
+    keeps their parsed statements between calls (a long-lived process linting edits)."""
     cache = Cache(enabled=use_cache)
-    analysis = _Analysis(config, cache, jobs, chunks)
+    edited = {f.display for f in files if overrides and f.path in overrides}
+    analysis = _Analysis(config, cache, jobs, chunks, edited)
     prediction = analysis.prediction
     sources: list[tuple[str, str]] = []
     for file in files:
@@ -279,7 +283,7 @@ def analyze(
             progress(len(sources), len(sources))
         return prediction
     analysis.summarize(sources, progress)
-    project = Project(analysis.summaries, dict(prediction.texts), chunks)
+    project = Project(analysis.summaries, dict(prediction.texts), chunks, edited)
     for parsed in analysis.parsed.values():
         project.adopt(parsed)
     _predict(project, config, prediction, analysis.facts)
@@ -437,8 +441,8 @@ def _walk_frame(walker: Walker, act: Act, fn: cst.FunctionDef, entry: str, predi
     display = act.display
     try:
         result = walker.run(act, fn.body)
-    except TooComplex:
-        prediction.cut_short = True
+    except TooComplex as exc:
+        prediction.cut_short |= exc.timed_out
         prediction.notifications.append(Notification(
             "limit", f"{entry}: too complex to predict within the analyzer's budget; predictions for it are partial",
             Level.WARNING, Location(display, act.parsed.line(fn))))

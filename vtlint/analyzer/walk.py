@@ -53,7 +53,12 @@ _PURE_BUILTINS = {"int": int, "float": float, "bool": bool, "str": str, "abs": a
 
 
 class TooComplex(Exception):
-    """The entry exceeded the walk's budget: predictions stop, a notification says so."""
+    """The entry exceeded the walk's budget: predictions stop, a notification says so.
+    `timed_out` when the clock ran out (another run may finish), not the step count."""
+
+    def __init__(self, timed_out: bool) -> None:
+        super().__init__("timed out" if timed_out else "too many steps")
+        self.timed_out = timed_out
 
 
 class _Return(Exception):
@@ -278,8 +283,10 @@ class Walker:
 
     def tick(self) -> None:
         self.steps += 1
-        if self.steps > MAX_STEPS or (self.steps % 256 == 0 and time.monotonic() > self.deadline):
-            raise TooComplex
+        if self.steps > MAX_STEPS:
+            raise TooComplex(timed_out=False)
+        if self.steps % 256 == 0 and time.monotonic() > self.deadline:
+            raise TooComplex(timed_out=True)
 
     # entry ---------------------------------------------------------------------
     def run(self, act: Act, body: cst.BaseSuite) -> WalkResult:

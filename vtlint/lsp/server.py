@@ -260,6 +260,9 @@ def did_close(ls: VtlintServer, params: types.DidCloseTextDocumentParams) -> Non
     uri = params.text_document.uri
     ls.findings.pop(uri, None)
     ls.linted.pop(uri, None)
+    path = Path(to_fs_path(uri) or "").resolve()
+    project, _ = ls.project_for(path)
+    project.chunks.forget(project.source_file(path).display)
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
