@@ -21,13 +21,21 @@ NOT_INLINED_ROOTS = ("torch", "builtins", "typing", "functools", "itertools", "c
 
 @dataclass
 class Parsed:
-    """A module the walk enters: its tree, the positions of its nodes, its defs."""
+    """A module the walk enters: its tree, its defs, and the positions of its nodes
+    (LibCST's PositionProvider costs more than the parse: computed on the first
+    lookup, so a module read only for its classes and defaults never pays it)."""
 
     summary: ModuleSummary
     module: cst.Module
-    positions: Positions
     functions: dict[str, cst.FunctionDef | cst.Lambda]
     classes: dict[str, cst.ClassDef]
+    placed: Positions | None = None  # given by a chunked parse, else computed when first needed
+
+    @property
+    def positions(self) -> Positions:
+        if self.placed is None:
+            self.placed = Positions.of(self.module)
+        return self.placed
 
     def line(self, node: cst.CSTNode) -> int:
         pos = self.positions.get(node)
@@ -75,14 +83,13 @@ class _Defs(cst.CSTVisitor):
         self.stack.pop()
 
 
-def parse_with_positions(summary: ModuleSummary, text: str, module: cst.Module | None = None,
-                         positions: Positions | None = None) -> Parsed:
+def parsed_module(summary: ModuleSummary, text: str, module: cst.Module | None = None,
+                  positions: Positions | None = None) -> Parsed:
     """`positions` when the parse already placed the nodes (a chunked parse)."""
     module = module if module is not None else cst.parse_module(text)
-    positions = positions if positions is not None else Positions.of(module)
     defs = _Defs()
     walk_statements(module.body, defs)
-    return Parsed(summary, module, positions, defs.functions, defs.classes)
+    return Parsed(summary, module, defs.functions, defs.classes, positions)
 
 
 def _library_roots() -> list[Path]:
@@ -123,9 +130,9 @@ class Project:
 
     def _parse(self, summary: ModuleSummary, text: str) -> Parsed:
         if self.chunks is None or summary.display not in self.edited:
-            return parse_with_positions(summary, text)
+            return parsed_module(summary, text)
         module, positions = parse_chunked(text, ast.parse(text), summary.display, self.chunks)
-        return parse_with_positions(summary, text, module, positions)
+        return parsed_module(summary, text, module, positions)
 
     def is_library(self, display: str) -> bool:
         """A module read from an installed package rather than one of the analyzed files."""
@@ -174,7 +181,7 @@ class Project:
         summary.module = name
         self.texts[display] = text
         self.summaries.setdefault(display, summary)
-        self._parsed[display] = parse_with_positions(summary, text, module)
+        self._parsed[display] = parsed_module(summary, text, module)
         return summary
 
     def function(self, dotted_name: str) -> tuple[ModuleSummary, FunctionSummary] | None:

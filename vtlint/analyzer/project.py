@@ -29,7 +29,7 @@ from vtlint.analyzer.cache import Cache, digest
 from vtlint.analyzer.chunks import ChunkCache, Positions, parse_chunked
 from vtlint.analyzer.entries import EntrySpec, ModuleFacts, Site, scan, worth_scanning
 from vtlint.analyzer.files import SourceError, SourceFile, read_source
-from vtlint.analyzer.index import Parsed, Project, parse_with_positions
+from vtlint.analyzer.index import Parsed, Project, parsed_module
 from vtlint.analyzer.recompiles import predict_recompiles
 from vtlint.analyzer.seeding import entry_env
 from vtlint.analyzer.summary import ModuleSummary, summarize
@@ -155,7 +155,7 @@ def _summarize_within(display: str, text: str, chunks: ChunkCache | None) -> tup
         summary = summarize(module, display, text)
         if not summary.has_hints or not worth:
             return (summary, None, None, None), None
-        parsed = parse_with_positions(summary, text, module, positions)
+        parsed = parsed_module(summary, text, module, positions)
         return (summary, None, scan(parsed, with_entries=True), None), parsed
     except RecursionError:
         return (None, FileProblem(Kind.SYNTAX_ERROR, Location(display, 1, 1),
