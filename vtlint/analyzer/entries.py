@@ -2,9 +2,10 @@
 
 Names resolve through the module's import table, minding the scopes that shadow
 it (so `from torch import compile as tc` counts, and neither a module-level
-function nor a parameter or local named `compile` does). Also collected here, for the recompile analysis: the call sites of
-each compiled callable, the places that assign attributes and globals, and the
-module's own `torch._dynamo.config` assignments."""
+function nor a parameter or local named `compile` does). Also collected here,
+for the recompile analysis: the call sites of each compiled callable, the places
+that assign attributes and globals, and the module's own `torch._dynamo.config`
+assignments."""
 
 from __future__ import annotations
 
@@ -111,8 +112,8 @@ class _Scanner:
     # helpers -----------------------------------------------------------------
     def qnames(self, node: cst.CSTNode) -> set[str]:
         """What a name or attribute chain refers to: through the import table, unless an
-        enclosing function binds its head (a parameter, an assignment, a nested def) or
-        the module defines it without importing it. Python's own scoping, without the
+        enclosing function binds its head (a parameter or an assignment) or the module
+        defines it without importing it. Python's own scoping, without the
         cost of LibCST's ScopeProvider on every lint."""
         name = dotted(node) if isinstance(node, cst.BaseExpression) else None
         if not name:

@@ -222,14 +222,14 @@ class _Analysis:
                 work = functools.partial(_summarize_batch, budget_s=self.config.file_budget)
                 shared = [r for batch in pool.map(work, batches) for r in batch]
         results: list[FileResult] = []
-        for (display, text, _), done in zip(todo, shared):
+        for (display, text, _), done in zip(todo, shared, strict=True):
             if done is None:
                 warm = self.chunks if display in self.edited else None
                 done, parsed = _summarize_one(display, text, warm, self.config.file_budget)
                 if parsed is not None:
                     self.parsed[display] = parsed  # kept: the walk needs it if the file holds an entry
             results.append(done)
-        for (_display, _text, key), result in zip(todo, results):
+        for (_display, _text, key), result in zip(todo, results, strict=True):
             if result[3] is None:  # a file given up (time, size) is tried again next run: the limits may change
                 self.cache.put("summary", key, result)
             self._take(result)

@@ -21,7 +21,7 @@ _FORMATTING = frozenset({
     "lpar", "rpar", "comma", "semicolon", "colon", "equal", "star", "dot", "leading_lines",
     "lines_after_decorators", "header", "footer", "newline", "trailing_whitespace", "lbracket", "rbracket",
     "lbrace", "rbrace", "whitespace_before_colon", "whitespace_after_colon", "asynchronous", "operator",
-    "comparator_operator", "walrus", "semicolon", "asterisk",
+    "comparator_operator", "walrus", "asterisk",
 })
 
 _fields: dict[type[cst.CSTNode], tuple[str, ...]] = {}
