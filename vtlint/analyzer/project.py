@@ -162,19 +162,25 @@ def _summarize_within(display: str, text: str, chunks: ChunkCache | None) -> tup
                                   "too complex: nesting deeper than the analyzer's recursion limit"), None, None), None
 
 
-def _summarize_batch(batch: list[tuple[str, str]], budget_s: float) -> list[FileResult | None]:
-    """A worker's share. None for a module that compiles something: its walk needs the
-    tree in the main process, so the main process parses it (once, not twice)."""
+def _summarize_batch(batch: list[tuple[str, str]], budget_s: float, forward: bool) -> list[FileResult | None]:
+    """A worker's share. None for a module whose code the walks will need (it compiles
+    something, or defines a `forward` that `assume-compiled` makes an entry): the main
+    process, which walks, parses it (once, not twice)."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
-    return [None if _compiles_something(text) else _summarize_one(display, text, budget_s=budget_s)[0]
+    return [None if _walked_in_main(text, forward) else _summarize_one(display, text, budget_s=budget_s)[0]
             for display, text in batch]
 
 
-def _compiles_something(text: str) -> bool:
+def _walked_in_main(text: str, forward: bool) -> bool:
     if _too_many_tokens(text):
         return False  # given up in the worker, with its notification
     tree = _python_rejects(text, "")
-    return isinstance(tree, ast.Module) and worth_scanning(tree)
+    if not isinstance(tree, ast.Module):
+        return False
+    if forward and any(isinstance(node, ast.ClassDef) and any(
+            isinstance(item, ast.FunctionDef) and item.name == "forward" for item in node.body) for node in tree.body):
+        return True
+    return worth_scanning(tree)
 
 
 def _config_key(config: Config) -> str:
@@ -219,7 +225,8 @@ class _Analysis:
             size = max(1, len(todo) // (self.jobs * 4))
             batches = [[(d, t) for d, t, _ in todo[i:i + size]] for i in range(0, len(todo), size)]
             with ProcessPoolExecutor(self.jobs) as pool:
-                work = functools.partial(_summarize_batch, budget_s=self.config.file_budget)
+                work = functools.partial(_summarize_batch, budget_s=self.config.file_budget,
+                                         forward="forward" in self.config.assume_compiled)
                 shared = [r for batch in pool.map(work, batches) for r in batch]
         results: list[FileResult] = []
         for (display, text, _), done in zip(todo, shared, strict=True):
