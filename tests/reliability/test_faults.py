@@ -140,6 +140,21 @@ def test_full_disk_when_saving_facts(run_cli, project: Path, monkeypatch: pytest
     assert os.listdir(tempfile.tempdir) == []
 
 
+def test_full_disk_when_writing_the_report(run_cli, project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`check --output`: the error names the file and the cause (exit 2), the previous
+    report is intact and no temporary file is left beside it."""
+    def no_space(*_args: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    (project / "report.json").write_text("previous report\n")
+    monkeypatch.setattr("os.fsync", no_space)
+    result = run_cli("check", "examples", "--no-cache", "--format", "json", "--output", "report.json")
+    assert result.exit_code == 2 and "cannot write report.json: No space left on device" in result.output
+    assert "Traceback" not in result.output
+    assert (project / "report.json").read_text() == "previous report\n"
+    assert not [p for p in project.iterdir() if p.name.startswith(".report.json")]
+
+
 def test_reports_never_carry_the_machine_paths_or_environment(run_cli, project: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """The harness prints $HOME and its private trace path; a secret sits in the
