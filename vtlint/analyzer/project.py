@@ -22,7 +22,6 @@ from typing import Any
 
 import libcst as cst
 
-from vtlint.analyzer import breaks
 from vtlint.analyzer.api import EntryInfo, FileProblem, Prediction
 from vtlint.analyzer.budget import ENTRY_BUDGET_S, OverBudget, time_limit
 from vtlint.analyzer.cache import Cache, digest
