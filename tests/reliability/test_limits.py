@@ -116,3 +116,46 @@ def test_a_file_with_too_many_tokens_is_not_parsed(tmp_path: Path, monkeypatch: 
     assert [(n.location.path, n.level.value) for n in too_large if n.location] == [("generated.py", "warning")]
     assert [e.entry for e in result.entries] == ["good.py:fine"]
     assert result.files == ["generated.py", "good.py"]
+
+
+def test_off_the_main_thread_the_budget_is_checked_as_the_analysis_goes() -> None:
+    """The language server analyzes in a worker thread, where no timer signal reaches:
+    the chunked parse and the entry scan check the deadline at every statement."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from vtlint.analyzer.chunks import ChunkCache
+
+    big = "import torch\n\n\n" + "".join(
+        f"@torch.compile\ndef entry_{i}(x, n):\n    print(n)\n    return x * n + {i}\n\n\n" for i in range(2_000))
+    with ThreadPoolExecutor(1) as pool:
+        started = time.monotonic()
+        (summary, _, _, note), _ = pool.submit(analyzer_project._summarize_one, "big.py", big, ChunkCache(),
+                                               0.2).result()
+        took = time.monotonic() - started
+        assert summary is None and note is not None and "within 0.2 s" in note.message
+        assert took < 2.0, took  # stopped near its budget, not after the whole file (several seconds)
+        (summary, _, facts, note), _ = pool.submit(analyzer_project._summarize_one, "good.py", GOOD, ChunkCache(),
+                                                   0.2).result()
+        assert note is None and facts is not None and len(facts.entries) == 1
+
+
+@pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")
+def test_an_interruption_in_a_finalizer_is_over_budget_without_a_message(capsys: pytest.CaptureFixture[str]) -> None:
+    """A finalizer cannot raise: Python would print "Exception ignored"; the block
+    still ends over budget, silently."""
+    import gc
+
+    from vtlint.analyzer.budget import OverBudget, time_limit
+
+    def busy(phase: str, info: dict[str, int]) -> None:
+        deadline = time.monotonic() + 0.05
+        while time.monotonic() < deadline:
+            pass
+
+    gc.callbacks.append(busy)
+    try:
+        with pytest.raises(OverBudget), time_limit(0.01):
+            gc.collect()
+    finally:
+        gc.callbacks.remove(busy)
+    assert "Exception ignored" not in capsys.readouterr().err

@@ -4,12 +4,14 @@
 The walk of each entry counts its own steps against a deadline; the per-file
 phases run mostly inside LibCST, where no check of ours can be placed, so the
 limit is a timer signal that interrupts them. Signals reach only a process's
-main thread, which is where the CLI and its `--jobs` workers analyze files; the
-language server analyzes in a worker thread and bounds files by size instead."""
+main thread, which is where the CLI and its `--jobs` workers analyze files; in
+another thread (the language server's) the limit is a deadline that the chunked
+parse and the analyzer's tree walk check as they go (`checkpoint`)."""
 
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -17,6 +19,9 @@ from contextlib import contextmanager
 from types import FrameType
 
 ENTRY_BUDGET_S = 10.0  # per compiled entry: its walk (counted by the walker itself)
+
+
+_thread = threading.local()  # the deadline of the block running in this thread, off the main thread
 
 
 class OverBudget(BaseException):
@@ -34,15 +39,29 @@ class _Timer:
 
 @contextmanager
 def time_limit(seconds: float) -> Iterator[None]:
-    """Raise OverBudget in the block once `seconds` have passed (the main thread
-    of a process on a platform with `setitimer`; elsewhere the block runs unbounded).
+    """Raise OverBudget in the block once `seconds` have passed: by a timer signal in
+    the main thread of a process that has `setitimer`, else at the next `checkpoint`.
     A native call (LibCST's parser) is interrupted when it returns; an error the
     interruption causes in C code (`compile` reports a SystemError) is OverBudget too."""
     if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
-        yield
+        outer = getattr(_thread, "deadline", None)
+        _thread.deadline = time.monotonic() + seconds
+        try:
+            yield
+        finally:
+            _thread.deadline = outer
         return
     timer = _Timer()
     previous = signal.signal(signal.SIGALRM, timer.expire)
+    hook = sys.unraisablehook
+
+    def quiet(unraisable: sys.UnraisableHookArgs) -> None:
+        # the signal landed in a finalizer or a gc callback, which cannot raise: the
+        # block still ends over budget (below), so Python's "Exception ignored" is noise
+        if not isinstance(unraisable.exc_value, OverBudget):
+            hook(unraisable)
+
+    sys.unraisablehook = quiet
     started = time.monotonic()
     outer, _ = signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-3))
     try:
@@ -57,5 +76,14 @@ def time_limit(seconds: float) -> Iterator[None]:
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        sys.unraisablehook = hook
         if outer:  # a timer someone else set (a test runner's timeout) runs on
             signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - started), 1e-3))
+
+
+def checkpoint() -> None:
+    """Raise OverBudget when the deadline of a `time_limit` block run off the main
+    thread has passed (there no signal interrupts it). Cheap: called per statement."""
+    deadline = getattr(_thread, "deadline", None)
+    if deadline is not None and time.monotonic() > deadline:
+        raise OverBudget

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
+from vtlint.analyzer.budget import checkpoint
+
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 
@@ -170,6 +172,7 @@ def _chunked(text: str, tree: ast.Module, display: str, cache: ChunkCache) -> li
     kept: dict[str, Chunk] = {}
     used: set[int] = set()
     for piece, offset, count in pieces:
+        checkpoint()
         cached = cache.get(display, piece)
         # the same text twice in a file gets its own nodes: a node has one position
         chunk = cached if cached is not None and id(cached) not in used else None

@@ -16,6 +16,8 @@ from typing import Any
 
 import libcst as cst
 
+from vtlint.analyzer.budget import checkpoint
+
 # Fields that only ever hold formatting: no statement or expression below them.
 _FORMATTING = frozenset({
     "lpar", "rpar", "comma", "semicolon", "colon", "equal", "star", "dot", "leading_lines",
@@ -25,6 +27,7 @@ _FORMATTING = frozenset({
 })
 
 _fields: dict[type[cst.CSTNode], tuple[str, ...]] = {}
+_statements: dict[type[cst.CSTNode], bool] = {}
 _methods: dict[tuple[type[Any], type[cst.CSTNode]], tuple[Callable[..., Any] | None, Callable[..., Any] | None]] = {}
 
 
@@ -60,8 +63,14 @@ def _own(visitor: object, name: str) -> Callable[..., Any] | None:
 
 
 def visit(node: cst.CSTNode, visitor: object) -> None:
-    """Call the visitor's `visit_<Type>`/`leave_<Type>` methods on `node` and below."""
+    """Call the visitor's `visit_<Type>`/`leave_<Type>` methods on `node` and below
+    (checking the file's time budget at every statement)."""
     kind = type(node)
+    statement = _statements.get(kind)
+    if statement is None:
+        statement = _statements[kind] = issubclass(kind, (cst.BaseStatement, cst.BaseSmallStatement))
+    if statement:
+        checkpoint()
     enter, leave = _hooks(visitor, kind)
     if enter is None or enter(visitor, node) is not False:
         for name in _child_fields(kind):
