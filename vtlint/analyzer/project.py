@@ -1,9 +1,10 @@
 """Analyze a set of files as one project (entries may inline across modules).
 
-Per file (in worker processes with `jobs > 1`, cached by content hash): parse
-once with LibCST and summarise. Then, in this process: find the compiled
-entries in the modules that can hold them, walk each entry, and predict its
-recompiles from the call sites and assignments the project shows."""
+Per file (cached by content hash, within its time and size budget): parse once
+with LibCST and summarise; with `jobs > 1`, worker processes take the modules
+the walks will not enter. Then, in this process: find the compiled entries in
+the modules that can hold them, walk each entry, and predict its recompiles from
+the call sites and assignments the project shows."""
 
 from __future__ import annotations
 
