@@ -22,7 +22,7 @@ import libcst as cst
 from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
 from vtlint.analyzer.index import Parsed, Project
-from vtlint.analyzer.summary import ClassSummary, FunctionSummary, ModuleSummary, dotted
+from vtlint.analyzer.summary import ClassSummary, ModuleSummary, dotted
 from vtlint.analyzer.values import Value
 from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
