@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from vtlint.analyzer.breaks import GbEntry, registry
-from vtlint.findings import Evidence, Finding, Fix, Kind, Level, Location
+from vtlint.findings import Evidence, Finding, Fix, Kind, Level
 from vtlint.rules.base import Example, Rule, RuleContext, gb_url
 from vtlint.trace import Event, MergedEvent
 
