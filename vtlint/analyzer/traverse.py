@@ -52,14 +52,10 @@ def _hooks(visitor: object, kind: type[cst.CSTNode]) -> tuple[Callable[..., Any]
     key = (type(visitor), kind)
     found = _methods.get(key)
     if found is None:
-        found = _methods[key] = (_own(visitor, f"visit_{kind.__name__}"), _own(visitor, f"leave_{kind.__name__}"))
+        name = kind.__name__
+        found = _methods[key] = (getattr(type(visitor), f"visit_{name}", None),
+                                 getattr(type(visitor), f"leave_{name}", None))
     return found
-
-
-def _own(visitor: object, name: str) -> Callable[..., Any] | None:
-    """The visitor's method, not the typed no-op every `cst.CSTVisitor` inherits."""
-    method = getattr(type(visitor), name, None)
-    return None if method is None or method is getattr(cst.CSTVisitor, name, None) else method
 
 
 def visit(node: cst.CSTNode, visitor: object) -> None:
