@@ -53,6 +53,7 @@ class Positions:
     parsed whole is one chunk at offset 0, looked up as it is (no copy of its ranges)."""
 
     def __init__(self, placed: list[tuple[Chunk, int]]) -> None:
+        self._unplaced: cst.Module | None = None  # a whole module not positioned yet
         self._whole: dict[cst.CSTNode, CodeRange] | None = None
         self._offsets: dict[Chunk, int] = {}
         self._ranges: dict[cst.CSTNode, tuple[CodeRange, Chunk]] = {}
@@ -65,9 +66,15 @@ class Positions:
 
     @classmethod
     def of(cls, module: cst.Module) -> Positions:
-        return cls([(Chunk.of(module), 0)])
+        """A whole module's, resolved on the first lookup: PositionProvider costs more than
+        the parse, and a module read only for its classes and defaults never needs it."""
+        positions = cls([])
+        positions._unplaced = module
+        return positions
 
     def get(self, node: cst.CSTNode) -> CodeRange | None:
+        if self._unplaced is not None:
+            self._whole, self._unplaced = Chunk.of(self._unplaced).ranges, None
         if self._whole is not None:
             return self._whole.get(node)
         found = self._ranges.get(node)

@@ -21,21 +21,13 @@ NOT_INLINED_ROOTS = ("torch", "builtins", "typing", "functools", "itertools", "c
 
 @dataclass
 class Parsed:
-    """A module the walk enters: its tree, its defs, and the positions of its nodes
-    (LibCST's PositionProvider costs more than the parse: computed on the first
-    lookup, so a module read only for its classes and defaults never pays it)."""
+    """A module the walk enters: its tree, the positions of its nodes, its defs."""
 
     summary: ModuleSummary
     module: cst.Module
+    positions: Positions
     functions: dict[str, cst.FunctionDef | cst.Lambda]
     classes: dict[str, cst.ClassDef]
-    placed: Positions | None = None  # given by a chunked parse, else computed when first needed
-
-    @property
-    def positions(self) -> Positions:
-        if self.placed is None:
-            self.placed = Positions.of(self.module)
-        return self.placed
 
     def line(self, node: cst.CSTNode) -> int:
         pos = self.positions.get(node)
@@ -85,11 +77,12 @@ class _Defs(cst.CSTVisitor):
 
 def parsed_module(summary: ModuleSummary, text: str, module: cst.Module | None = None,
                   positions: Positions | None = None) -> Parsed:
-    """`positions` when the parse already placed the nodes (a chunked parse)."""
+    """`positions` when the parse already placed the nodes (a chunked parse); else they
+    are resolved on the first lookup."""
     module = module if module is not None else cst.parse_module(text)
     defs = _Defs()
     walk_statements(module.body, defs)
-    return Parsed(summary, module, defs.functions, defs.classes, positions)
+    return Parsed(summary, module, positions or Positions.of(module), defs.functions, defs.classes)
 
 
 def _library_roots() -> list[Path]:
