@@ -36,3 +36,21 @@ def project(tmp_path: Path) -> Callable[[dict[str, str]], Path]:
         return tmp_path
 
     return make
+
+
+@pytest.fixture
+def unreadable(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
+    """Make reading any file of this name fail with EACCES (tests run as root, where
+    chmod 000 does not bite: the read itself fails)."""
+
+    def deny(name: str) -> None:
+        real = Path.read_bytes
+
+        def read_bytes(self: Path) -> bytes:
+            if self.name == name:
+                raise PermissionError(13, "Permission denied", str(self))
+            return real(self)
+
+        monkeypatch.setattr(Path, "read_bytes", read_bytes)
+
+    return deny

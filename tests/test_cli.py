@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -69,17 +70,10 @@ def test_invalid_utf8_and_coding_cookie(run_cli, tmp_path: Path) -> None:
     assert result.exit_code == 1
 
 
-def test_unreadable_file(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unreadable_file(run_cli, tmp_path: Path, unreadable: Callable[[str], None]) -> None:
     (tmp_path / "secret.py").write_text("x = 1\n")
     (tmp_path / "fine.py").write_text(BROKEN)
-    real = Path.read_bytes
-
-    def read_bytes(self: Path) -> bytes:
-        if self.name == "secret.py":
-            raise PermissionError(13, "Permission denied", str(self))
-        return real(self)
-
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    unreadable("secret.py")
     result = run_cli("check", tmp_path, "--no-cache", "--format", "json")
     codes = sorted((f["code"], f["path"]) for f in json.loads(result.output)["findings"])
     assert codes == [("VTL001", "fine.py"), ("VTL002", "secret.py")]

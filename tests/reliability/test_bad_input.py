@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -137,17 +138,9 @@ def test_file_deleted_between_discovery_and_reading(run_cli, tmp_path: Path, mon
     assert gone["code"] == "VTL002" and "No such file" in gone["message"]
 
 
-def test_unreadable_file_is_located(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tests run as root, where chmod 000 does not bite: fail the read itself."""
+def test_unreadable_file_is_located(tmp_path: Path, unreadable: Callable[[str], None]) -> None:
     root = _tree(tmp_path, {"good.py": GOOD, "secret.py": b"x = 1\n"})
-    real = Path.read_bytes
-
-    def read_bytes(self: Path) -> bytes:
-        if self.name == "secret.py":
-            raise PermissionError(13, "Permission denied", str(self))
-        return real(self)
-
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    unreadable("secret.py")
     result = run_check([root], load_config([root]), use_cache=False)
     (finding,) = [f for f in result.findings if f.location.path == "secret.py"]
     assert finding.code == "VTL002" and "Permission denied" in finding.message
