@@ -94,15 +94,17 @@ def _python_rejects(text: str, display: str) -> FileProblem | ast.Module | None:
         sys.setrecursionlimit(limit)
 
 
-def _summarize_one(display: str, text: str, chunks: ChunkCache | None = None,
-                   budget_s: float = Config.file_budget) -> tuple[FileResult, Parsed | None]:
+def _summarize_one(display: str, text: str, chunks: ChunkCache | None = None, budget_s: float = Config.file_budget,
+                   hand_over: bool | None = None) -> tuple[FileResult | None, Parsed | None]:
     """Parse and summarise one file; scan it for entries when its text hints at
     any (only then are positions and the entry scan worth their cost). Never raises;
-    a file past `budget_s` is given up with a notification."""
+    a file past `budget_s` is given up with a notification. In a worker (`hand_over`
+    not None: whether `assume-compiled` makes every `forward` an entry), a module the
+    walks will enter is left to the main process, which walks: (None, None)."""
     limit = sys.getrecursionlimit()
     try:
         with time_limit(budget_s):
-            return _summarize_within(display, text, chunks)
+            return _summarize_within(display, text, chunks, hand_over)
     except OverBudget:
         sys.setrecursionlimit(limit)  # the alarm may have cut through the parse's own restore
         note = Notification("limit", f"{display}: too complex to analyze within {budget_s:g} s (parse and entry "
@@ -126,7 +128,8 @@ def _too_many_tokens(text: str) -> bool:
     return False
 
 
-def _summarize_within(display: str, text: str, chunks: ChunkCache | None) -> tuple[FileResult, Parsed | None]:
+def _summarize_within(display: str, text: str, chunks: ChunkCache | None,
+                      hand_over: bool | None) -> tuple[FileResult | None, Parsed | None]:
     if _too_many_tokens(text):
         note = Notification("limit", f"{display}: more than {MAX_TOKENS:,} tokens, too large to analyze within the "
                             "memory bound (LibCST keeps about 1.5 KB per token); no predictions for this file",
@@ -138,6 +141,8 @@ def _summarize_within(display: str, text: str, chunks: ChunkCache | None) -> tup
     # judged on Python's tree: positions and the entry scan (each costs more than the parse)
     # only for modules that really compile something or configure Dynamo
     worth = tree is None or worth_scanning(tree)
+    if hand_over is not None and tree is not None and (worth or (hand_over and _defines_forward(tree))):
+        return None, None
     positions: Positions | None = None
     try:
         if chunks is not None:
@@ -167,20 +172,12 @@ def _summarize_batch(batch: list[tuple[str, str]], budget_s: float, forward: boo
     something, or defines a `forward` that `assume-compiled` makes an entry): the main
     process, which walks, parses it (once, not twice)."""
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
-    return [None if _walked_in_main(text, forward) else _summarize_one(display, text, budget_s=budget_s)[0]
-            for display, text in batch]
+    return [_summarize_one(display, text, budget_s=budget_s, hand_over=forward)[0] for display, text in batch]
 
 
-def _walked_in_main(text: str, forward: bool) -> bool:
-    if _too_many_tokens(text):
-        return False  # given up in the worker, with its notification
-    tree = _python_rejects(text, "")
-    if not isinstance(tree, ast.Module):
-        return False
-    if forward and any(isinstance(node, ast.ClassDef) and any(
-            isinstance(item, ast.FunctionDef) and item.name == "forward" for item in node.body) for node in tree.body):
-        return True
-    return worth_scanning(tree)
+def _defines_forward(tree: ast.Module) -> bool:
+    return any(isinstance(node, ast.ClassDef) and any(
+        isinstance(item, ast.FunctionDef) and item.name == "forward" for item in node.body) for node in tree.body)
 
 
 def _config_key(config: Config) -> str:
@@ -233,6 +230,7 @@ class _Analysis:
             if done is None:
                 warm = self.chunks if display in self.edited else None
                 done, parsed = _summarize_one(display, text, warm, self.config.file_budget)
+                assert done is not None  # only a worker hands a module over
                 if parsed is not None:
                     self.parsed[display] = parsed  # kept: the walk needs it if the file holds an entry
             results.append(done)
