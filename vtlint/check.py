@@ -7,7 +7,6 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 
 from vtlint.analyzer import EntryInfo, Prediction, analyze
@@ -20,6 +19,7 @@ from vtlint.report.merge import merge
 from vtlint.report.suppressions import apply_suppressions
 from vtlint.rules.base import Rule, RuleContext
 from vtlint.rules.registry import all_rules, resolve_selection
+from vtlint.rules.trace_rules.snapshot import installed_torch_version
 from vtlint.trace import Event, MergedEvent
 
 
@@ -35,14 +35,6 @@ class CheckResult:
     torch_version: str | None = None
     runtime: dict[str, object] = field(default_factory=dict)  # coverage, compiles, harness status
     root: Path | None = None  # the project root the findings' paths are relative to
-
-
-def installed_torch_version() -> str | None:
-    """From the package metadata: never import torch on the static path."""
-    try:
-        return metadata.version("torch")
-    except metadata.PackageNotFoundError:
-        return None
 
 
 @dataclass(frozen=True)

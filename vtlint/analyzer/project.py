@@ -17,7 +17,6 @@ import tokenize
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import fields, replace
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +35,7 @@ from vtlint.analyzer.summary import ModuleSummary, summarize
 from vtlint.analyzer.walk import Act, CalleeFrame, TooComplex, Walker
 from vtlint.config import Config, DynamoSettings
 from vtlint.findings import Kind, Level, Location, Notification
+from vtlint.rules.trace_rules.snapshot import installed_torch_version
 from vtlint.trace import Action, Event
 
 
@@ -186,10 +186,7 @@ def _config_key(config: Config) -> str:
 
 @functools.cache
 def _snapshot_key() -> str:
-    try:
-        torch_version = metadata.version("torch")
-    except metadata.PackageNotFoundError:
-        torch_version = "none"
+    torch_version = installed_torch_version() or "none"
     # the analyzer's own code is part of the key, so an upgraded walk never reads stale results
     code = [p.read_bytes() for p in sorted(Path(__file__).parent.glob("*.py"))]
     return digest(torch_version, *code)
