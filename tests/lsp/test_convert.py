@@ -141,3 +141,10 @@ def test_hover_ranks_the_finding_whose_source_names_the_hovered_word() -> None:
     assert convert.names(baked(source="L['items'][0]"), "items")
     assert not convert.names(baked(source="L['cfg'].scale"), "cfg")
     assert not convert.names(baked(source=None), "n")
+
+
+def test_uri_for_is_absolute_without_dot_dot(tmp_path: Path) -> None:
+    """An installed file reached from a project one floor down: an absolute link the editor opens."""
+    root = tmp_path / "project"
+    uri = convert.uri_for("../env/lib/site-packages/pkg/mod.py", root)
+    assert uri == (tmp_path / "env/lib/site-packages/pkg/mod.py").as_uri()

@@ -4,6 +4,7 @@ so that they can be tested without a server."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -64,9 +65,10 @@ def server_range(location: Location, lines: Sequence[str]) -> types.Range:
 
 
 def uri_for(path: str, root: Path) -> str:
-    """A finding's display path (relative to the project root) as a file URI."""
+    """A finding's display path (relative to the project root) as an absolute file URI,
+    `..` resolved: `root/../env/x.py` is not a link an editor opens."""
     candidate = Path(path)
-    return from_fs_path(str(candidate if candidate.is_absolute() else root / candidate)) or ""
+    return from_fs_path(os.path.normpath(candidate if candidate.is_absolute() else root / candidate)) or ""
 
 
 def message(finding: Finding) -> str:

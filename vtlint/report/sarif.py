@@ -2,7 +2,8 @@
 findings together, built with sarif-om and serialized with jschema-to-python.
 
 Paths are repository-relative URIs under `%SRCROOT%` (GitHub resolves them against
-the checkout); a file outside the repository gets an absolute `file:` URI and the
+the checkout); a file of an installed package is relative to its own base,
+`SITE_PACKAGES`; a file outside the repository gets an absolute `file:` URI and the
 checkout goes to `invocations[].workingDirectory` (GitHub's rule GH1006). Output is
 deterministic: findings and rules sorted, no timestamps, no machine names."""
 
@@ -27,7 +28,7 @@ from vtlint.check import CheckResult
 from vtlint.findings import Finding, Level, Notification, Related
 from vtlint.findings import Location as VtLocation
 from vtlint.report.fingerprint import NAMESPACE, SourceLines, fingerprints
-from vtlint.report.uris import SRCROOT, Paths
+from vtlint.report.uris import Paths, uri_base_ids
 from vtlint.report.sarif_github import MAX_DESCRIPTION, SHOWN_TAGS, enforce_limits
 from vtlint.report.text import META_KINDS
 from vtlint.rules.base import Rule, gb_url
@@ -81,7 +82,7 @@ def build_log(
         results=results,
         invocations=[_invocation(result, notes, paths, outside, shard)],
         automation_details=om.RunAutomationDetails(id=category.rstrip("/") + "/"),
-        original_uri_base_ids={SRCROOT: om.ArtifactLocation(uri=paths.checkout_uri())},
+        original_uri_base_ids=uri_base_ids(paths, _displays(findings, notes)),
         column_kind="unicodeCodePoints",
     )
     log = json.loads(to_json(om.SarifLog(version="2.1.0", schema_uri=SCHEMA_URI, runs=[run])))
@@ -135,9 +136,18 @@ def _code_end(line: str) -> int:
     return len(code) + 1
 
 
+def _places(finding: Finding) -> list[VtLocation]:
+    edits = finding.fix.edits if finding.fix else ()
+    return [finding.location, *(r.location for r in (*finding.related, *finding.chain, *edits))]
+
+
 def _outside(finding: Finding, paths: Paths) -> bool:
-    places = [finding.location, *(r.location for r in (*finding.related, *finding.chain))]
-    return any(paths.repo_relative(p.path) is None for p in places)
+    return any(paths.outside(p.path) for p in _places(finding))
+
+
+def _displays(findings: list[Finding], notes: list[Notification]) -> list[str]:
+    """Every path the log names."""
+    return [p.path for f in findings for p in _places(f)] + [n.location.path for n in notes if n.location]
 
 
 # -- rules -----------------------------------------------------------------

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from vtlint.check import CheckResult
 from vtlint.findings import Finding, Kind, Level
+from vtlint.report.uris import installed
 
 # Findings about the run itself, not Dynamo decisions: no evidence to show.
 META_KINDS = frozenset({Kind.SYNTAX_ERROR, Kind.IO_ERROR, Kind.SUPPRESSION})
@@ -32,7 +33,7 @@ def _hidden_note(finding: Finding) -> bool:
 def terminal_path(path: str, root: Path | None) -> str:
     """A finding's path as a terminal shows it, relative to the current folder (as Ruff
     does, so it can be clicked), when the file is below it; else project-relative."""
-    if root is None:
+    if root is None or installed(path) is not None:
         return path
     try:
         return (root / path).resolve().relative_to(Path.cwd().resolve()).as_posix()

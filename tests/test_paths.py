@@ -1,0 +1,72 @@
+"""Every path a report shows can be opened: relative to the project root, or
+`<site-packages>/pkg/...` for an installed package (in SARIF: relative to its own
+URI base, SITE_PACKAGES), never glued to the folder it was reached from."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from vtlint.report.shareable import shorten
+
+MODULE = "import torch\nfrom torch import nn\n\n\nclass Block(nn.Module):\n    def forward(self, x):\n        print(x)\n        return x\n"
+SHOWN = "<site-packages>/fakelib/mod.py"
+
+
+@pytest.mark.parametrize("text, shown", [
+    (".venv/lib/python3.11/site-packages/transformers/a.py", "<site-packages>/transformers/a.py"),
+    ("../env/lib/site-packages/x.py:3", "<site-packages>/x.py:3"),
+    ("calls f (/opt/env/lib/python3.11/site-packages/x/y.py:3)", "calls f (<site-packages>/x/y.py:3)"),
+    ("at `C:\\env\\Lib\\site-packages\\x.py`", "at `<site-packages>/x.py`"),
+    ("<site-packages>/x.py", "<site-packages>/x.py"),
+    ("mysite-packages/x.py", "mysite-packages/x.py"),
+])
+def test_shorten_takes_the_whole_prefix(text: str, shown: str) -> None:
+    assert shorten(text) == shown
+
+
+def _installed(base: Path) -> Path:
+    package = base / "lib" / "python3.11" / "site-packages" / "fakelib"
+    package.mkdir(parents=True)
+    (package / "mod.py").write_text(MODULE)
+    return package
+
+
+def _assert_readable(output: str) -> None:
+    assert SHOWN in output, output
+    for line in output.splitlines():
+        if "site-packages" in line:
+            assert "<site-packages>/" in line and "%3C" not in line, line
+            before = line.split("<site-packages>")[0]
+            assert not before or before[-1] in " =\"'`(:", line  # a token of its own
+
+
+def test_a_virtualenv_inside_the_project_run_from_above(run_cli, tmp_path: Path) -> None:
+    """Observation 2: `vtlint/.venv<site-packages>/...` in text, `.venv%3Csite-packages%3E/...` in SARIF."""
+    root = tmp_path / "vtlint"
+    package = _installed(root / ".venv")
+    (root / "pyproject.toml").write_text("[tool.vtlint]\nexclude = []\n")
+    for fmt in ("text", "json", "github"):
+        result = run_cli("check", package, "--assume-compiled", "forward", "--format", fmt, cwd=tmp_path)
+        assert result.exit_code == 1, result.output
+        _assert_readable(result.output)
+    sarif = json.loads(run_cli("check", package, "--assume-compiled", "forward", "--format", "sarif",
+                               cwd=tmp_path).output)
+    run = sarif["runs"][0]
+    artifact = run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert artifact == {"uri": "fakelib/mod.py", "uriBaseId": "SITE_PACKAGES"}
+    assert "uri" not in run["originalUriBaseIds"]["SITE_PACKAGES"]  # this machine's virtualenv is nobody's
+    assert "workingDirectory" not in run["invocations"][0]
+
+
+def test_an_installed_file_outside_the_config_folder(run_cli, tmp_path: Path) -> None:
+    """Observation 2: with `--config cfg/pyproject.toml`, `cfg/..<site-packages>/...`."""
+    package = _installed(tmp_path / "env")
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg" / "pyproject.toml").write_text("[tool.vtlint]\nexclude = []\n")
+    result = run_cli("check", package, "--assume-compiled", "forward", "--config", "cfg/pyproject.toml", cwd=tmp_path)
+    assert result.exit_code == 1, result.output
+    _assert_readable(result.output)
+    assert ".." not in result.output
