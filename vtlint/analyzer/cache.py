@@ -1,14 +1,21 @@
 """An on-disk cache for module summaries and walk results.
 
 Keyed by vtlint's version and a content hash; entries are written atomically
-(temp file + rename) and carry a checksum, so a truncated or corrupt entry is
-detected, dropped and rebuilt instead of crashing a run."""
+(temp file + rename). Entries are pickles, and unpickling runs code, while the
+cache folder may be shared or live inside a repository: each entry carries an
+HMAC-SHA256 over its kind, key and payload, with a key kept outside the cache
+folder (in the user's state folder, readable by the user only). An entry that
+vtlint did not write for that kind and key -- forged, truncated, moved, a FIFO, a
+device, too large -- is dropped and rebuilt without being unpickled."""
 
 from __future__ import annotations
 
 import hashlib
+import hmac
 import os
 import pickle
+import secrets
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -16,8 +23,12 @@ from typing import Any
 import platformdirs
 
 from vtlint import __version__
+from vtlint.bounded import MiB, read_bytes
 
-_MAGIC = b"VTLC1"
+_MAGIC = b"VTLC2"
+_MAC_SIZE = 32
+KEY_SIZE = 32
+MAX_ENTRY_BYTES = 512 * MiB  # a walk of a very large project is tens of MB
 
 
 def digest(*parts: str | bytes) -> str:
@@ -28,34 +39,87 @@ def digest(*parts: str | bytes) -> str:
     return h.hexdigest()
 
 
+def key_file() -> Path:
+    """Where the cache's HMAC key lives: never inside a cache folder."""
+    base = os.environ.get("VTLINT_STATE_DIR") or platformdirs.user_state_dir("vtlint")
+    return Path(base) / "cache.key"
+
+
+def _read_key(path: Path) -> bytes | None:
+    """The key, if the file is a regular file only this user can read or write."""
+    try:
+        info = os.lstat(path)
+        private = os.name != "posix" or (not info.st_mode & 0o077 and info.st_uid == os.getuid())
+        if not stat.S_ISREG(info.st_mode) or not private:
+            return None
+        key = read_bytes(path, KEY_SIZE)
+    except OSError:
+        return None
+    return key if len(key) == KEY_SIZE else None
+
+
+def load_key(path: Path | None = None) -> bytes | None:
+    """The user's cache key, created (0600, atomically) on first use; None when it
+    cannot be read or made safely (then nothing is cached)."""
+    path = path or key_file()
+    key = _read_key(path)
+    if key is not None:
+        return key
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".key-")  # mkstemp: mode 0600
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(secrets.token_bytes(KEY_SIZE))
+            os.link(tmp, path)  # never replaces: two processes racing agree on the first key
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(tmp)
+    except OSError:
+        return None
+    return _read_key(path)
+
+
 class Cache:
     def __init__(self, enabled: bool = True, folder: Path | None = None) -> None:
-        self.enabled = enabled
         base = folder or Path(os.environ.get("VTLINT_CACHE_DIR") or platformdirs.user_cache_dir("vtlint"))
         self.folder = base / f"v{__version__}"
+        self.key = load_key() if enabled else None
+        self.enabled = self.key is not None
         self.hits = 0
         self.misses = 0
 
     def _path(self, kind: str, key: str) -> Path:
         return self.folder / kind / key[:2] / key
 
+    def _mac(self, kind: str, key: str, payload: bytes) -> bytes:
+        assert self.key is not None
+        return hmac.new(self.key, b"\0".join([kind.encode(), key.encode(), payload]), hashlib.sha256).digest()
+
     def get(self, kind: str, key: str) -> Any | None:
         if not self.enabled:
             return None
         path = self._path(kind, key)
         try:
-            data = path.read_bytes()
-        except OSError:
+            data = read_bytes(path, MAX_ENTRY_BYTES)
+        except FileNotFoundError:
             self.misses += 1
             return None
-        payload = data[len(_MAGIC) + 32:]
-        if not data.startswith(_MAGIC) or hashlib.sha256(payload).digest() != data[len(_MAGIC):len(_MAGIC) + 32]:
+        except OSError:  # a FIFO, a device, a folder, too large: never ours
+            self._drop(path)
+            self.misses += 1
+            return None
+        head = len(_MAGIC) + _MAC_SIZE
+        payload = data[head:]
+        if not data.startswith(_MAGIC) or not hmac.compare_digest(data[len(_MAGIC):head],
+                                                                  self._mac(kind, key, payload)):
             self._drop(path)
             self.misses += 1
             return None
         try:
             value = pickle.loads(payload)
-        except Exception:  # noqa: BLE001 - a stale or corrupt pickle is rebuilt, never fatal
+        except Exception:  # noqa: BLE001 - our own entry from a build whose classes changed: rebuilt
             self._drop(path)
             self.misses += 1
             return None
@@ -71,7 +135,7 @@ class Cache:
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
             with os.fdopen(fd, "wb") as handle:
-                handle.write(_MAGIC + hashlib.sha256(payload).digest() + payload)
+                handle.write(_MAGIC + self._mac(kind, key, payload) + payload)
             os.replace(tmp, path)
         except (OSError, pickle.PicklingError, RecursionError, TypeError, AttributeError):
             return  # a cache that cannot be written only costs time

@@ -1,0 +1,108 @@
+"""Bounded reading: every file vtlint reads on its own behalf (sources, traces,
+caches, SARIF, baselines, saved facts) is opened without waiting (a FIFO never
+blocks the run), must be a regular file (not a device, FIFO or socket, also
+behind a symlink), is checked for size before it is read, and JSON is parsed
+with a bounded nesting depth (Python's parser recurses: deep input is a
+RecursionError, or worse in a thread with a small stack)."""
+
+from __future__ import annotations
+
+import errno
+import io
+import json
+import os
+import re
+import stat
+from itertools import accumulate
+from pathlib import Path
+from typing import Any
+
+MiB = 1024 * 1024
+MAX_JSON_DEPTH = 100  # SARIF and facts nest about 12 deep; the structured trace less
+
+
+class NotRegularFile(OSError):
+    """A device, FIFO, socket or folder where vtlint expects a file."""
+
+
+class FileTooLarge(OSError):
+    """A file over the size vtlint reads."""
+
+
+_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+
+
+def kind_of(mode: int) -> str:
+    """What a non-regular file is, in words."""
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
+
+
+def _open_regular(path: Path, limit: int) -> tuple[int, int]:
+    """An fd on `path` and its size; OSError (with a readable strerror) when it is not
+    a regular file of at most `limit` bytes. O_NONBLOCK: opening a FIFO never waits."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegularFile(errno.EINVAL, f"not a regular file ({kind_of(info.st_mode)})", str(path))
+        if info.st_size > limit:
+            raise FileTooLarge(errno.EFBIG, f"file too large ({_size(info.st_size)}; vtlint reads at most "
+                                            f"{_size(limit)})", str(path))
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, info.st_size
+
+
+def _size(n: int) -> str:
+    return f"{n / MiB:,.0f} MiB" if n >= MiB else f"{n:,} bytes"
+
+
+def read_bytes(path: Path, limit: int) -> bytes:
+    """The bytes of the regular file at `path`, at most `limit` of them (a file
+    growing while read is cut at the limit, never read without end)."""
+    fd, _ = _open_regular(path, limit)
+    with os.fdopen(fd, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise FileTooLarge(errno.EFBIG, f"file too large (grew past {_size(limit)} while read)", str(path))
+    return data
+
+
+def read_text(path: Path, limit: int, errors: str = "strict") -> str:
+    return read_bytes(path, limit).decode("utf-8", errors)
+
+
+def open_text(path: Path, limit: int) -> io.TextIOWrapper:
+    """A text stream on a regular file of at most `limit` bytes, for files read line by
+    line (a trace); read lines with `readline(n)` to bound each one too."""
+    fd, _ = _open_regular(path, limit)
+    return io.TextIOWrapper(os.fdopen(fd, "rb"), encoding="utf-8", errors="replace", newline="\n")
+
+
+class TooDeep(ValueError):
+    """JSON nested deeper than vtlint parses."""
+
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def json_depth(text: str) -> int:
+    """How deep `text`'s arrays and objects nest (brackets inside strings do not count)."""
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
+
+
+def loads(text: str | bytes, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """`json.loads` that refuses input nested deeper than `max_depth` (a ValueError,
+    as every other malformed JSON is)."""
+    if isinstance(text, bytes):
+        text = text.decode("utf-8")
+    if text.count("[") + text.count("{") > max_depth:  # only then can it nest too deep
+        depth = json_depth(text)
+        if depth > max_depth:
+            raise TooDeep(f"JSON nested {depth} deep (vtlint reads at most {max_depth})")
+    return json.loads(text)
