@@ -54,10 +54,12 @@ def test_missing_path_is_exit_2_and_the_rest_is_still_analyzed(run_cli, project)
 
 
 def test_empty_directory(run_cli, tmp_path: Path) -> None:
+    """No file analyzed is not an all-clear: exit 2, unless --allow-empty."""
     (tmp_path / "empty").mkdir()
     result = run_cli("check", tmp_path / "empty", "--no-cache")
-    assert result.exit_code == 0
-    assert "in 0 files" in result.output
+    assert result.exit_code == 2
+    assert "no Python files" in result.output and "All checks passed" not in result.output
+    assert run_cli("check", tmp_path / "empty", "--no-cache", "--allow-empty").exit_code == 0
 
 
 def test_invalid_utf8_and_coding_cookie(run_cli, tmp_path: Path) -> None:

@@ -5,15 +5,18 @@ both call `run_check`."""
 from __future__ import annotations
 
 import fnmatch
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import pathspec
 
 from vtlint.analyzer import EntryInfo, Prediction, analyze
 from vtlint.analyzer.breaks import snapshot_notifications
 from vtlint.analyzer.chunks import ChunkCache
 from vtlint.analyzer.files import SourceFile, discover
-from vtlint.config import Config
+from vtlint.config import DEFAULT_EXCLUDE, Config
 from vtlint.findings import Finding, Kind, Level, Notification
 from vtlint.report.merge import merge
 from vtlint.report.suppressions import apply_suppressions
@@ -137,3 +140,54 @@ def _dedupe(findings: list[Finding]) -> list[Finding]:
 def exit_code(result: CheckResult, fail_level: Level) -> int:
     """0: nothing at or above the fail level; 1: findings; 2 is for errors (CLI)."""
     return 1 if any(f.level.rank >= fail_level.rank for f in result.findings) else 0
+
+
+def why_empty(paths: list[Path], config: Config) -> list[str]:
+    """Why a run analyzed no file, one line per given path that exists: the exclusion
+    that applied (named as Ruff names it), or that it holds no Python file."""
+    reasons = []
+    for given in paths:
+        if not given.exists():
+            continue  # already an error of its own
+        absolute = Path(os.path.abspath(given))
+        reasons.append(f"{given}: {_exclusion(absolute, config) or _no_python(config)}")
+    return reasons
+
+
+def _no_python(config: Config) -> str:
+    return f"no Python files (include = {list(config.include)})"
+
+
+def _exclusion(path: Path, config: Config) -> str | None:
+    """The exclude pattern or .gitignore that hides `path` (or a folder above it, up to the root)."""
+    try:
+        below = path.relative_to(config.root).as_posix()
+    except ValueError:
+        below = path.name
+    probe = below + ("/" if path.is_dir() else "")
+    where = f" in {config.config_file.name}" if config.config_file else ""
+    for key, patterns in (("exclude", config.exclude), ("extend-exclude", config.extend_exclude)):
+        for pattern in patterns:
+            spec = pathspec.GitIgnoreSpec.from_lines([pattern])
+            if spec.match_file(probe):
+                default = " (a default)" if key == "exclude" and config.exclude == DEFAULT_EXCLUDE else where
+                return f"excluded by {key} pattern {pattern!r}{default}"
+    return _gitignored(path, config) if config.respect_gitignore else None
+
+
+def _gitignored(path: Path, config: Config) -> str | None:
+    """The first .gitignore, from the root down, that ignores `path` or a folder above it."""
+    folders = [config.root, *(p for p in reversed(path.parents) if config.root in p.parents)]
+    for folder in folders:
+        ignore = folder / ".gitignore"
+        if not ignore.is_file():
+            continue
+        spec = pathspec.GitIgnoreSpec.from_lines(ignore.read_text(encoding="utf-8", errors="replace").splitlines())
+        try:
+            rel = path.relative_to(folder).as_posix()
+        except ValueError:
+            continue
+        if spec.match_file(rel + ("/" if path.is_dir() else "")):
+            shown = os.path.relpath(ignore, config.root)
+            return f"ignored by {Path(shown).as_posix()} (respect-gitignore = true)"
+    return None

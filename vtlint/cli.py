@@ -18,7 +18,7 @@ import click
 from rich.console import Console
 
 from vtlint import __version__
-from vtlint.check import CheckResult, RuntimeInput, exit_code, run_check
+from vtlint.check import CheckResult, RuntimeInput, exit_code, run_check, why_empty
 from vtlint.config import Config, ConfigError, load_config
 from vtlint.findings import Level
 from vtlint.report.github import render_github
@@ -136,6 +136,7 @@ def main() -> None:
 @click.option("--assume-compiled", multiple=True, type=click.Choice(["forward"]), help="Treat every `forward` of an nn.Module subclass as compiled.")
 @click.option("--fail-level", type=click.Choice([lvl.value for lvl in Level]), help="Exit 1 only for findings at or above this level [default: warning].")
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
+@click.option("--allow-empty", is_flag=True, help="Exit 0 when no Python file is analyzed (all given paths excluded or empty) instead of 2.")
 @click.option("--statistics", "show_statistics", is_flag=True, help="Print the number of findings per code.")
 @click.option("--show-notes", is_flag=True, help="Also print inlined calls (notes) in text and GitHub output.")
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only: no summary, no notifications.")
@@ -188,6 +189,9 @@ def _check(paths: list[Path], fmt: str, output: Path | None, config_file: Path |
     prints = _baselines(result, config, opts)
     for missing in result.missing:
         err.print(f"[bold red]error[/]: {missing}: no such file or directory")
+    empty = not result.files and not result.missing
+    if empty:
+        _say_empty(err, paths, config, opts["allow_empty"])
     if not quiet:
         for note in result.notifications:
             where = f"{note.location.path}:{note.location.line}:{note.location.column}: " if note.location else ""
@@ -207,9 +211,18 @@ def _check(paths: list[Path], fmt: str, output: Path | None, config_file: Path |
                 write_atomic(output, text)
             except OSError as exc:
                 raise UsageFault(f"cannot write {output}: {exc.strerror}") from None
-    if result.missing:
+    if result.missing or (empty and not opts["allow_empty"]):
         return EXIT_ERROR
     return EXIT_OK if exit_zero else exit_code(result, config.fail_level)
+
+
+def _say_empty(err: Console, paths: list[Path], config: Config, allowed: bool) -> None:
+    """No file analyzed is not an all-clear: say why (the exclusion that applied)."""
+    level = "[yellow]warning[/]" if allowed else "[bold red]error[/]"
+    hint = "" if allowed else " (--allow-empty exits 0)"
+    err.print(f"{level}: no Python files analyzed{hint}", highlight=False)
+    for reason in why_empty(paths, config):
+        err.print(f"  {reason}", highlight=False, soft_wrap=True)
 
 
 def _parse_shard(text: str | None) -> Shard | None:

@@ -80,7 +80,11 @@ def summary(result: CheckResult, show_notes: bool) -> Text:
     hidden = len(result.findings) - len(findings)
     files = len(result.files)
     where = f"in {files} file{'s' if files != 1 else ''}"
-    if not findings:
+    if not files:
+        text = Text("No Python files analyzed.", style="yellow")
+    elif not findings and result.missing:  # an error above: never an all-clear after it
+        text = Text(f"No findings {where}; {_paths(len(result.missing))} not found.", style="yellow")
+    elif not findings:
         text = Text(f"All checks passed {where}.", style="green")
     else:
         kinds = Counter(f.kind.value for f in findings)
@@ -89,6 +93,10 @@ def summary(result: CheckResult, show_notes: bool) -> Text:
     if hidden:
         text.append(f" {hidden} inlined call{'s' if hidden != 1 else ''} hidden; --show-notes shows them.", style="dim")
     return text
+
+
+def _paths(count: int) -> str:
+    return f"{count} given path{'s' if count != 1 else ''}"
 
 
 def statistics(result: CheckResult, console: Console, show_notes: bool) -> None:
