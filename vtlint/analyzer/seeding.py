@@ -11,6 +11,7 @@ import libcst as cst
 from vtlint.analyzer import values as V
 from vtlint.analyzer.entries import EntrySpec, Site
 from vtlint.analyzer.index import Parsed
+from vtlint.analyzer.sources import LocalSource
 from vtlint.analyzer.summary import literal
 from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
@@ -32,7 +33,7 @@ def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionD
         cls = summary.classes[owner]
         ref = f"{summary.module}.{owner}" if summary.module else owner
         kind = V.NN_MODULE if walker.project.is_nn_module(summary, cls) else V.OBJECT
-        env[params[0].name.value] = Value(kind, source=f"L[{params[0].name.value!r}]", ref=ref,
+        env[params[0].name.value] = Value(kind, source=LocalSource(params[0].name.value), ref=ref,
                                           attrs=walker.instance_attrs(summary, cls))
         params = params[1:]
     first = calls[0] if calls else None
@@ -40,7 +41,7 @@ def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionD
     caller = walker.project.summaries.get(first.display) if first else None
     for index, param in enumerate(params):
         name = param.name.value
-        source = f"L[{name!r}]"
+        source = LocalSource(name)
         seen = _site_value(first, index, name)
         if seen is not None and caller is not None and seen.kind != V.UNKNOWN:
             env[name] = walker.materialize(seen, caller, source, None).with_(confidence="high")
@@ -58,15 +59,15 @@ def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionD
         name = param.name.value
         seen = _site_value(first, -1, name)
         if seen is not None and caller is not None and seen.kind != V.UNKNOWN:
-            env[name] = walker.materialize(seen, caller, f"L[{name!r}]", None)
+            env[name] = walker.materialize(seen, caller, LocalSource(name), None)
         elif param.default is not None:
-            env[name] = walker.materialize(literal(param.default, summary.imports), summary, f"L[{name!r}]", None)
+            env[name] = walker.materialize(literal(param.default, summary.imports), summary, LocalSource(name), None)
         else:
-            env[name] = Value(V.UNKNOWN, source=f"L[{name!r}]", confidence="low")
+            env[name] = Value(V.UNKNOWN, source=LocalSource(name), confidence="low")
     if isinstance(fn.params.star_arg, cst.Param):
-        env[fn.params.star_arg.name.value] = Value(V.TUPLE, source=f"L[{fn.params.star_arg.name.value!r}]")
+        env[fn.params.star_arg.name.value] = Value(V.TUPLE, source=LocalSource(fn.params.star_arg.name.value))
     if fn.params.star_kwarg is not None:
-        env[fn.params.star_kwarg.name.value] = Value(V.DICT, source=f"L[{fn.params.star_kwarg.name.value!r}]")
+        env[fn.params.star_kwarg.name.value] = Value(V.DICT, source=LocalSource(fn.params.star_kwarg.name.value))
     return env
 
 
@@ -96,7 +97,7 @@ def _closure_cells(walker: Walker, parsed: Parsed, spec: EntrySpec, env: dict[st
         if name in env:
             continue
         seen = _site_value(first, index, name)
-        source = f"L[{name!r}]"
+        source = LocalSource(name)
         if seen is not None and seen.kind != V.UNKNOWN:
             cells[name] = walker.materialize(seen, parsed.summary, source, None)
         elif param.default is not None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from vtlint.analyzer.sources import Source
+
 
 class Missing:
     """The value of a constant the static pass cannot know."""
@@ -50,14 +52,13 @@ SCALAR_TYPES = {bool: "bool", int: "int", float: "float", str: "str", type(None)
 @dataclass
 class Value:
     kind: str
-    source: str | None = None  # normalised Source name
+    source: Source | None = None  # where Dynamo reads it from outside the frame
     value: Any = MISSING  # the Python constant, when known
     pytype: str | None = None  # int | float | bool | str | NoneType, when known
     items: list[Value] | None = None  # list/tuple elements, dict values
     keys: list[Any] | None = None  # dict keys (constants)
     ref: str | None = None  # "module:Qual.name" for project code, dotted name otherwise
     attrs: dict[str, Value] = field(default_factory=dict)  # instance attributes
-    raw_source: str | None = None  # Dynamo's own spelling when it differs from `source`
     confidence: str = "high"
     origin: tuple[str, int] | None = None  # (display path, line) where a literal was written
     bound_self: Value | None = None  # a method bound to its instance
@@ -74,17 +75,9 @@ class Value:
         return self.kind == CONST
 
 
-def const(value: Any, source: str | None = None, **extra: Any) -> Value:
+def const(value: Any, source: Source | None = None, **extra: Any) -> Value:
     return Value(CONST, source=source, value=value, pytype=SCALAR_TYPES.get(type(value)), **extra)
 
 
 def unknown(confidence: str = "low") -> Value:
     return Value(UNKNOWN, confidence=confidence)
-
-
-def attr_source(base: str | None, name: str) -> str | None:
-    return f"{base}.{name}" if base else None
-
-
-def item_source(base: str | None, key: Any) -> str | None:
-    return f"{base}[{key!r}]" if base else None

@@ -21,7 +21,10 @@ import libcst as cst
 
 from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
+from vtlint.analyzer.builder import Guard, VariableBuilder
 from vtlint.analyzer.index import Parsed, Project
+from vtlint.analyzer.sources import (AttrSource, GlobalSource, ImportedModuleSource, LocalSource, ModuleChildSource,
+                                     NNModuleSource, Source, TypeAttrSource, attr_source, item_source)
 from vtlint.analyzer.summary import ClassSummary, ModuleSummary, dotted
 from vtlint.analyzer.values import Value
 from vtlint.config import DynamoSettings
@@ -94,7 +97,7 @@ class Frame:
     """A frame Dynamo compiles: the entry itself or a resume function."""
 
     name: str
-    guarded: set[str] = field(default_factory=set)
+    guarded: set[tuple[str, Source]] = field(default_factory=set)
     graph_ops: int = 0
 
 
@@ -128,7 +131,7 @@ class CalleeFrame:
 
     def env(self) -> dict[str, Value]:
         """The callee's arguments are the new frame's locals: `L['param']`."""
-        return {name: value.with_(source=f"L[{name!r}]") if value.kind != V.FUNC else value
+        return {name: value.with_(source=LocalSource(name)) if value.kind != V.FUNC else value
                 for name, value in self.args.items()}
 
 
@@ -150,6 +153,7 @@ class Walker:
         self.fn_name = fn_name
         self.events: list[Event] = []
         self.frame = Frame(fn_name)
+        self.builder = VariableBuilder(settings)
         self.frames: list[Frame] = [self.frame]
         self.breaks = 0
         self.steps = 0
@@ -185,64 +189,22 @@ class Walker:
 
     def use(self, value: Value, act: Act, node: cst.CSTNode) -> None:
         """Dynamo realizes a lazily wrapped value: the guard on its Source is installed here."""
-        if value.source is None or value.source in self.frame.guarded:
-            return
-        if value.kind == V.CONST:
-            self._guard_constant(value, act, node)
-        elif value.kind == V.ENUM:
-            self.frame.guarded.add(value.source)
-            self.emit(Action.WRAP, act, node, source=value.source, variable_tracker=V.ENUM, guard_kind="ID_MATCH",
-                      guard=f"ID_MATCH: ___check_obj_id({value.source}, ...)", value=_repr(value),
-                      confidence=value.confidence)
-
-    def _guard_constant(self, value: Value, act: Act, node: cst.CSTNode) -> None:
-        assert value.source is not None
-        pytype = value.pytype
-        if pytype is None:
-            return
-        if pytype in ("int", "float") and self.settings.dynamic is True and not value.attrs.get("static"):
-            return  # dynamic=True: a SymInt/SymFloat input, guarded on its type only
-        self.frame.guarded.add(value.source)
-        detail: dict[str, Any] = {}
-        if value.raw_source:
-            detail["raw_source"] = value.raw_source
-        if pytype == "NoneType":
-            kind, guard = "NONE_MATCH", f"NONE_MATCH: {value.source} is None"
-        elif pytype == "bool":
-            kind = ("TRUE_MATCH" if value.value else "FALSE_MATCH") if value.known else "TRUE_MATCH"
-            guard = f"{kind}: {value.source} == {value.value!r}" if value.known else None
-        else:
-            kind = "EQUALS_MATCH"
-            guard = f"EQUALS_MATCH: {value.source} == {value.value!r}" if value.known else None
-        if value.attrs.get("module_int") is not None:
-            detail["nn_module_attribute"] = True
-            detail["static"] = bool(value.attrs.get("static"))
-        self.emit(Action.WRAP, act, node, source=value.source, variable_tracker=V.CONST, guard_kind=kind, guard=guard,
-                  value=_repr(value), confidence=value.confidence if value.known else "medium", detail=detail)
+        self._install(self.builder.realize(value), act, node)
 
     def length_check(self, value: Value, act: Act, node: cst.CSTNode) -> None:
-        """A list or tuple from outside: TYPE_MATCH plus LENGTH_CHECK (dicts get no length check)."""
-        if value.source is None or value.kind not in (V.LIST, V.TUPLE):
-            return
-        key = f"len({value.source})"
-        if key in self.frame.guarded:
-            return
-        self.frame.guarded.add(key)
-        length = len(value.items) if value.items is not None else None
-        guard = f"LENGTH_CHECK: len({value.source}) == {length}" if length is not None else None
-        self.emit(Action.WRAP, act, node, source=value.source, variable_tracker=value.kind, guard_kind="LENGTH_CHECK",
-                  guard=guard, value=str(length) if length is not None else None,
-                  confidence=value.confidence if length is not None else "medium")
+        self._install(self.builder.length(value), act, node)
 
     def key_order(self, value: Value, act: Act, node: cst.CSTNode) -> None:
-        """Iterating a dict from outside guards its key order: `list(dict.keys(L['d']))[0] == 'a'`."""
-        if value.source is None or not value.keys or f"keys({value.source})" in self.frame.guarded:
+        self._install(self.builder.key_order(value), act, node)
+
+    def _install(self, guard: Guard | None, act: Act, node: cst.CSTNode) -> None:
+        if guard is None or guard.key in self.frame.guarded:
             return
-        self.frame.guarded.add(f"keys({value.source})")
-        first = value.keys[0]
-        self.emit(Action.WRAP, act, node, source=value.source, variable_tracker=V.DICT, guard_kind="EQUALS_MATCH",
-                  guard=f"EQUALS_MATCH: list(dict.keys({value.source}))[0] == {first!r}", value=repr(value.keys),
-                  confidence=value.confidence, detail={"raw_source": f"list(dict.keys({value.source}))[0]"})
+        self.frame.guarded.add(guard.key)
+        detail = dict(guard.detail)
+        kind = detail.pop("guard_kind", guard.kind)
+        self.emit(Action.WRAP, act, node, source=guard.source.name(), variable_tracker=guard.variable_tracker,
+                  guard_kind=kind, guard=guard.text, value=guard.value, confidence=guard.confidence, detail=detail)
 
     def graph_break(self, act: Act, node: cst.CSTNode, decision: breaks.Decision, what: str) -> None:
         """Record the break, then unwind to the frame that owns the statement."""
@@ -279,7 +241,7 @@ class Walker:
         self.frames.append(self.frame)
         for local, value in act.env.items():
             if value.kind == V.CONST and value.source is None:
-                act.env[local] = value.with_(source=f"L[{local!r}]", value=V.MISSING, confidence="medium")
+                act.env[local] = value.with_(source=LocalSource(local), value=V.MISSING, confidence="medium")
 
     def tick(self) -> None:
         self.steps += 1
@@ -903,7 +865,7 @@ class Walker:
         return None
 
     def _element(self, container: Value, index: int, item: Value) -> Value:
-        source = V.item_source(container.source, index)
+        source = item_source(container.source, index)
         return item.with_(source=source) if source and item.source is None else item
 
     def getitem(self, base: Value, index: Value, act: Act, node: cst.CSTNode) -> Value:
@@ -923,13 +885,13 @@ class Walker:
                     position = index.value % len(base.items)
                     return self._element(base, position, base.items[position])
             if index.kind == V.CONST and isinstance(index.value, int) and base.source:
-                return Value(V.UNKNOWN, source=V.item_source(base.source, index.value), confidence="low")
+                return Value(V.UNKNOWN, source=item_source(base.source, index.value), confidence="low")
             return V.unknown()
         if base.kind == V.DICT:
             self.use(index, act, node)
             if index.known and base.keys is not None and base.items is not None and index.value in base.keys:
                 item = base.items[base.keys.index(index.value)]
-                source = V.item_source(base.source, index.value)
+                source = item_source(base.source, index.value)
                 return item.with_(source=source) if source and item.source is None else item
             return V.unknown()
         return V.unknown()
@@ -954,14 +916,12 @@ class Walker:
             self.notes.append(f"`{name}` may come from a star-import; its value is unknown")
         return V.unknown()
 
-    def _global_source(self, summary: ModuleSummary, name: str) -> str:
-        entry_module = self.entry.partition(":")[0]
-        if summary.display == entry_module:
-            return f"G[{name!r}]"
-        mangled = "__import_" + summary.module.replace(".", "_dot_")
-        return f"G[{mangled!r}].{name}"
+    def _global_source(self, summary: ModuleSummary, name: str) -> Source:
+        if summary.display == self.entry.partition(":")[0]:
+            return GlobalSource(name)
+        return AttrSource(ImportedModuleSource(summary.module), name)
 
-    def dotted_value(self, name: str, source: str | None) -> Value:
+    def dotted_value(self, name: str, source: Source | None) -> Value:
         """A name imported from elsewhere: project code, an installed package, or torch."""
         found = self.project.split(name)
         if found is not None:
@@ -976,7 +936,7 @@ class Walker:
                 return value.with_(source=value.source if value.kind != V.CONST else source)
         return Value(V.LIB, ref=name)
 
-    def materialize(self, lit: Value, summary: ModuleSummary, source: str | None, act: Act | None) -> Value:
+    def materialize(self, lit: Value, summary: ModuleSummary, source: Source | None, act: Act | None) -> Value:
         """A literal from a summary (module/class level) as the value Dynamo sees at runtime."""
         if lit.kind == V.CONST:
             return lit.with_(source=source)
@@ -995,7 +955,7 @@ class Walker:
             return self.construct(self.project.qualify(summary, lit.ref), source)
         return lit.with_(source=source) if lit.kind != V.UNKNOWN else V.unknown()
 
-    def construct(self, callee: str, source: str | None) -> Value:
+    def construct(self, callee: str, source: Source | None) -> Value:
         """`Config()` / `nn.Linear(4, 4)` / `torch.randn(8)` written at module or class level."""
         found = self.project.klass(callee)
         if found is not None:
@@ -1033,7 +993,7 @@ class Walker:
             return self._class_attr(base, name)
         if base.kind == V.NN_MODULE:  # a torch.nn module: parameters are tensors, calls are graph nodes
             if name in ("weight", "bias"):
-                return Value(V.TENSOR, source=V.attr_source(base.source, name))
+                return Value(V.TENSOR, source=attr_source(base.source, name))
             return Value(V.LIB, ref=f"{base.ref}.{name}", bound_self=base)
         if base.kind == V.LIB and base.ref:
             return self.dotted_value(f"{base.ref}.{name}", None) if self.project.split(base.ref) else Value(
@@ -1046,7 +1006,7 @@ class Walker:
             return Value(V.LIB, ref=f"Tensor.{name}", bound_self=base)
         if base.kind == V.UNKNOWN and base.ref and base.pytype:
             # a method of a library object (`logger.info`, `sched.step`): decided by its type's qualified name
-            return Value(V.UNKNOWN, source=V.attr_source(base.source, name), ref=f"{base.pytype}.{name}",
+            return Value(V.UNKNOWN, source=attr_source(base.source, name), ref=f"{base.pytype}.{name}",
                           bound_self=base, confidence="low")
         if base.kind == V.UNKNOWN and is_tensor_only_attribute(name, self.settings):
             # only a tensor answers to this method: Dynamo holds a TensorVariable here
@@ -1063,11 +1023,12 @@ class Walker:
         is_module = base.kind == V.NN_MODULE
         if name in base.attrs:
             value = base.attrs[name]
-            source = V.attr_source(base.source, name) if value.source is None and base.source else value.source
-            if is_module and value.kind == V.CONST and value.pytype == "int" and source:
-                static = not self.settings.allow_unspec_int_on_nn_module
-                value = value.with_(attrs={"module_int": True, "static": static})
-            return value.with_(source=source) if source != value.source else value
+            if value.source is not None or base.source is None:
+                return value
+            if value.kind == V.NN_MODULE:
+                return value.with_(source=ModuleChildSource(base.source, name))
+            owner = NNModuleSource(base.source) if is_module and not base.source.is_nn_module() else base.source
+            return value.with_(source=AttrSource(owner, name))
         for mod, klass in self.project.mro(summary, cls):
             if name in klass.methods:
                 ref = f"{mod.module}.{klass.qualname}.{name}" if mod.module else f"{klass.qualname}.{name}"
@@ -1075,10 +1036,9 @@ class Walker:
             if name in klass.class_attrs:
                 value = self.materialize(klass.class_attrs[name], mod, None, None)
                 if base.source and value.kind in (V.CONST, V.LIST, V.TUPLE, V.DICT):
-                    raw = f"dict(type({base.source}).__dict__)[{name!r}]"
-                    value = value.with_(source=f"{base.source}.{name}", raw_source=raw)
+                    value = value.with_(source=TypeAttrSource(base.source, name))
                 return value
-        return Value(V.UNKNOWN, source=V.attr_source(base.source, name), confidence="low")
+        return Value(V.UNKNOWN, source=attr_source(base.source, name), confidence="low")
 
     def _class_attr(self, base: Value, name: str) -> Value:
         found = self.project.klass(base.ref or "")
@@ -1092,7 +1052,7 @@ class Walker:
                 ref = f"{mod.module}.{klass.qualname}.{name}" if mod.module else f"{klass.qualname}.{name}"
                 return Value(V.FUNC, ref=ref)
             if name in klass.class_attrs:
-                return self.materialize(klass.class_attrs[name], mod, V.attr_source(base.source, name), None)
+                return self.materialize(klass.class_attrs[name], mod, attr_source(base.source, name), None)
         return V.unknown()
 
     def lib_name(self, value: Value) -> str | None:
@@ -1168,7 +1128,7 @@ class Walker:
             self.key_order(receiver, act, node)
             wrapped = items  # reached through the keys view: no Source of their own (measured)
         else:
-            wrapped = [i.with_(source=V.item_source(receiver.source, k)) if receiver.source and i.source is None
+            wrapped = [i.with_(source=item_source(receiver.source, k)) if receiver.source and i.source is None
                        else i for k, i in zip(keys, items)]
         if method == "keys":
             return Value(V.LIST, items=[V.const(k) for k in keys])
@@ -1465,7 +1425,7 @@ def _result_type(left: str | None, right: str | None) -> str | None:
     return None
 
 
-def _resource(value: Value, source: str | None) -> Value:
+def _resource(value: Value, source: Source | None) -> Value:
     return value.with_(source=source) if source else value
 
 

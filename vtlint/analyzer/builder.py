@@ -1,0 +1,127 @@
+"""The VariableBuilder: the one place where a value from outside the frame is wrapped
+and its guard decided, as `torch/_dynamo/variables/builder.py` does it in torch 2.13.
+
+The walk asks it when traced code first *uses* a value that carries a Source (Dynamo
+wraps lazily: a value only read and passed on is realized, and guarded, where it is
+used). It answers with the guard Dynamo installs, or nothing:
+
+- int / float / str: `EQUALS_MATCH` (CONSTANT_MATCH), unless `dynamic=True` makes the
+  number a SymInt/SymFloat guarded on its type only (nn.Module ints stay static);
+- bool: `TRUE_MATCH` / `FALSE_MATCH`; None: `NONE_MATCH`;
+- list / tuple: `LENGTH_CHECK` (SEQUENCE_LENGTH), its elements wrapped one by one, except
+  a tuple of literals read through an nn.Module (`LayerNorm.normalized_shape`,
+  `Conv2d.stride`), which is one `EQUALS_MATCH` on the whole tuple;
+- a dict iterated in the frame: its key order (`list(dict.keys(d))[0] == 'a'`);
+- an enum member: `ID_MATCH` on the member object."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from vtlint.analyzer import values as V
+from vtlint.analyzer.sources import DictKeysSource, Source
+from vtlint.analyzer.values import Value
+from vtlint.config import DynamoSettings
+
+
+@dataclass(frozen=True)
+class Guard:
+    """A guard Dynamo installs on a Source, with what the walk knows of its value."""
+
+    source: Source
+    variable_tracker: str
+    kind: str  # EQUALS_MATCH, LENGTH_CHECK, ...
+    text: str | None  # as Dynamo prints it, when the value is known
+    value: str | None
+    confidence: str
+    detail: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+
+    @property
+    def key(self) -> tuple[str, Source]:
+        """One guard of each kind per Source and frame."""
+        return (self.kind if self.kind in ("LENGTH_CHECK", "DICT_KEYS") else "VALUE", self.source)
+
+
+class VariableBuilder:
+    def __init__(self, settings: DynamoSettings) -> None:
+        self.settings = settings
+
+    def realize(self, value: Value) -> Guard | None:
+        """The guard installed when a value with a Source is used (arithmetic, a branch,
+        an argument to a graph op, an index)."""
+        if value.source is None:
+            return None
+        if value.kind == V.CONST:
+            return self._literal(value, value.source)
+        if value.kind == V.ENUM:
+            return Guard(value.source, V.ENUM, "ID_MATCH", f"ID_MATCH: ___check_obj_id({value.source.name()}, ...)",
+                         _repr(value), value.confidence)
+        if value.kind == V.TUPLE and self.is_constant_tuple(value):
+            return self._constant_tuple(value, value.source)
+        return None
+
+    def length(self, value: Value) -> Guard | None:
+        """A list or tuple from outside: SEQUENCE_LENGTH (dicts get no length check)."""
+        if value.source is None or value.kind not in (V.LIST, V.TUPLE) or self.is_constant_tuple(value):
+            return None
+        length = len(value.items) if value.items is not None else None
+        text = f"LENGTH_CHECK: len({value.source.name()}) == {length}" if length is not None else None
+        return Guard(value.source, value.kind, "LENGTH_CHECK", text, str(length) if length is not None else None,
+                     value.confidence if length is not None else "medium")
+
+    def key_order(self, value: Value) -> Guard | None:
+        """Iterating a dict from outside guards its key order: `list(dict.keys(L['d']))[0] == 'a'`."""
+        if value.source is None or not value.keys:
+            return None
+        keys = DictKeysSource(value.source)
+        return Guard(value.source, V.DICT, "DICT_KEYS",
+                     f"EQUALS_MATCH: {keys.raw_name()} == {value.keys[0]!r}", repr(value.keys), value.confidence,
+                     {"raw_source": keys.raw_name(), "guard_kind": "EQUALS_MATCH"})
+
+    @staticmethod
+    def is_constant_tuple(value: Value) -> bool:
+        """`istype(value, tuple)`, every item a literal, read through an nn.Module."""
+        return (value.kind == V.TUPLE and value.source is not None and value.source.is_nn_module()
+                and value.items is not None and all(i.kind == V.CONST for i in value.items))
+
+    def _constant_tuple(self, value: Value, source: Source) -> Guard:
+        assert value.items is not None
+        known = all(i.known for i in value.items)
+        shown = repr(tuple(i.value for i in value.items)) if known else None
+        text = f"EQUALS_MATCH: {source.name()} == {shown}" if known else None
+        return Guard(source, V.CONST, "EQUALS_MATCH", text, shown, value.confidence if known else "medium",
+                     self._raw(source))
+
+    def _literal(self, value: Value, source: Source) -> Guard | None:
+        pytype = value.pytype
+        if pytype is None:
+            return None
+        # Dynamo keeps nn.Module int attributes static (is_int_specialization_case)
+        module_int = pytype == "int" and source.is_nn_module()
+        static = module_int and not self.settings.allow_unspec_int_on_nn_module
+        if pytype in ("int", "float") and self.settings.dynamic is True and not static:
+            return None  # dynamic=True: a SymInt/SymFloat input, guarded on its type only
+        detail = self._raw(source)
+        name = source.name()
+        if pytype == "NoneType":
+            kind, text = "NONE_MATCH", f"NONE_MATCH: {name} is None"
+        elif pytype == "bool":
+            kind = ("TRUE_MATCH" if value.value else "FALSE_MATCH") if value.known else "TRUE_MATCH"
+            text = f"{kind}: {name} == {value.value!r}" if value.known else None
+        else:
+            kind = "EQUALS_MATCH"
+            text = f"EQUALS_MATCH: {name} == {value.value!r}" if value.known else None
+        if module_int:
+            detail["nn_module_attribute"] = True
+            detail["static"] = static
+        return Guard(source, V.CONST, kind, text, _repr(value), value.confidence if value.known else "medium", detail)
+
+    @staticmethod
+    def _raw(source: Source) -> dict[str, Any]:
+        raw = source.raw_name()
+        return {"raw_source": raw} if raw != source.name() and "__dict__" in raw else {}
+
+
+def _repr(value: Value) -> str | None:
+    return repr(value.value) if value.known else None

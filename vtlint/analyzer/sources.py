@@ -1,0 +1,205 @@
+"""Sources: where a value from outside the frame came from, as Dynamo's `source.py` has them.
+
+Each Source is a small immutable structure, compared structurally (never as a string),
+from which both the guard and the printed name grow. `name()` is vtlint's normalised
+spelling, the one the runtime half also produces from torch's guards (so the two meet on
+the join key); `raw_name()` is how torch 2.13 itself prints the Source in its guards where
+that differs (`dict(type(L['cfg']).__dict__)['scale']`, `L['self']._modules['lin']`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+class Source:
+    """A chain of accesses rooted at a frame local or a global."""
+
+    def name(self) -> str:
+        raise NotImplementedError
+
+    def raw_name(self) -> str:
+        return self.name()
+
+    @property
+    def base(self) -> Source | None:
+        return None
+
+    def root(self) -> Source:
+        source: Source = self
+        while source.base is not None:
+            source = source.base
+        return source
+
+    def is_nn_module(self) -> bool:
+        """Reached through an nn.Module (Dynamo's `is_unspecialized_nn_module` guard source)."""
+        return self.base.is_nn_module() if self.base is not None else False
+
+    def attr(self, member: str) -> AttrSource:
+        return AttrSource(self, member)
+
+    def item(self, index: Any) -> GetItemSource:
+        return GetItemSource(self, index)
+
+    def __str__(self) -> str:
+        return self.name()
+
+
+@dataclass(frozen=True)
+class LocalSource(Source):
+    """A frame local or argument: `L['x']`."""
+
+    local_name: str
+
+    def name(self) -> str:
+        return f"L[{self.local_name!r}]"
+
+
+@dataclass(frozen=True)
+class GlobalSource(Source):
+    """A global of the compiled frame's module: `G['cfg']`."""
+
+    global_name: str
+
+    def name(self) -> str:
+        return f"G[{self.global_name!r}]"
+
+
+@dataclass(frozen=True)
+class ImportedModuleSource(Source):
+    """Another module reached from the frame's globals: Dynamo installs it as the global
+    `__import_pkg_dot_mod` (`G['__import_pkg_dot_mod'].CONST`)."""
+
+    module: str
+
+    def name(self) -> str:
+        return f"G[{'__import_' + self.module.replace('.', '_dot_')!r}]"
+
+
+@dataclass(frozen=True)
+class AttrSource(Source):
+    """`base.member`."""
+
+    parent: Source
+    member: str
+
+    @property
+    def base(self) -> Source:
+        return self.parent
+
+    def name(self) -> str:
+        return f"{self.parent.name()}.{self.member}"
+
+    def raw_name(self) -> str:
+        return f"{self.parent.raw_name()}.{self.member}"
+
+
+@dataclass(frozen=True)
+class GetItemSource(Source):
+    """`base[index]`: a list, tuple or dict element."""
+
+    parent: Source
+    index: Any
+
+    @property
+    def base(self) -> Source:
+        return self.parent
+
+    def name(self) -> str:
+        return f"{self.parent.name()}[{self.index!r}]"
+
+    def raw_name(self) -> str:
+        return f"{self.parent.raw_name()}[{self.index!r}]"
+
+
+@dataclass(frozen=True)
+class NNModuleSource(Source):
+    """An nn.Module, wherever it came from: what is read through it is an nn.Module
+    attribute (int attributes stay static; tuples of literals are CONSTANT_MATCHed)."""
+
+    inner: Source
+
+    @property
+    def base(self) -> Source:
+        return self.inner
+
+    def name(self) -> str:
+        return self.inner.name()
+
+    def raw_name(self) -> str:
+        return self.inner.raw_name()
+
+    def is_nn_module(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True)
+class ModuleChildSource(Source):
+    """A submodule in its parent's `_modules`: `.lin` for a name, `._modules['0']` for a
+    ModuleList/Sequential index (the spelling torch's guards keep after normalisation)."""
+
+    parent: Source
+    key: str
+
+    @property
+    def base(self) -> Source:
+        return self.parent
+
+    def is_nn_module(self) -> bool:
+        return True
+
+    def name(self) -> str:
+        if self.key.isidentifier():
+            return f"{self.parent.name()}.{self.key}"
+        return f"{self.parent.name()}._modules[{self.key!r}]"
+
+    def raw_name(self) -> str:
+        return f"{self.parent.raw_name()}._modules[{self.key!r}]"
+
+
+@dataclass(frozen=True)
+class TypeAttrSource(Source):
+    """A class attribute read through an instance: Dynamo reads it from the type's
+    `__dict__`, and so spells it `dict(type(L['cfg']).__dict__)['scale']`."""
+
+    parent: Source
+    member: str
+
+    @property
+    def base(self) -> Source:
+        return self.parent
+
+    def name(self) -> str:
+        return f"{self.parent.name()}.{self.member}"
+
+    def raw_name(self) -> str:
+        return f"dict(type({self.parent.raw_name()}).__dict__)[{self.member!r}]"
+
+
+@dataclass(frozen=True)
+class DictKeysSource(Source):
+    """The first key of a dict iterated in the frame: `list(dict.keys(L['d']))[0]`."""
+
+    parent: Source
+
+    @property
+    def base(self) -> Source:
+        return self.parent
+
+    def name(self) -> str:
+        return self.parent.name()
+
+    def raw_name(self) -> str:
+        return f"list(dict.keys({self.parent.raw_name()}))[0]"
+
+
+def attr_source(base: Source | None, member: str) -> Source | None:
+    return AttrSource(base, member) if base is not None else None
+
+
+def item_source(base: Source | None, index: Any) -> Source | None:
+    return GetItemSource(base, index) if base is not None else None
+
+
+def child_source(base: Source | None, key: str) -> Source | None:
+    return ModuleChildSource(base, key) if base is not None else None
