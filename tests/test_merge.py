@@ -20,13 +20,32 @@ def test_same_source_same_wrapping_confirms() -> None:
     assert evidence([const], [const]) == [("ConstantVariable", Evidence.CONFIRMED)]
 
 
-def test_a_constant_the_runtime_saw_as_a_tensor_is_refuted_and_the_tensor_runtime_only() -> None:
+def test_a_constant_the_runtime_saw_as_a_tensor_is_refuted_with_the_tensor_not_repeated() -> None:
     guessed = wrap("L['mask']", "ConstantVariable", "NONE_MATCH")
     tensor = wrap("L['mask']", "TensorVariable", "TENSOR_MATCH")
-    assert evidence([guessed], [tensor], exercised=False) == [
-        ("ConstantVariable", Evidence.REFUTED),
-        ("TensorVariable", Evidence.RUNTIME_ONLY),
-    ]
+    merged = merge([guessed], [tensor], lambda _e: False)
+    assert [(m.evidence, m.observed) for m in merged] == [(Evidence.REFUTED, tensor)]
+
+
+def test_a_different_guarded_value_is_refuted_and_carries_the_runtime_record() -> None:
+    predicted = wrap("L['self'].step", "ConstantVariable", "EQUALS_MATCH").with_(value="1")
+    seen = predicted.with_(value="0", location=Location("other.py", 9))
+    merged = merge([predicted], [seen], lambda _e: True)
+    assert [(m.evidence, m.observed) for m in merged] == [(Evidence.REFUTED, seen)]
+
+
+def test_guards_join_on_the_entry_not_on_the_file_of_the_line() -> None:
+    change = Event(Action.RECOMPILE, Location("run.py", 11), "model.py:step", source="L['k']")
+    seen = change.with_(location=Location("model.py", 20))
+    assert [m.evidence for m in merge([change], [seen])] == [Evidence.CONFIRMED]
+
+
+def test_an_inline_whose_callee_the_runtime_compiled_as_its_own_frame_is_refuted() -> None:
+    call = Event(Action.INLINE, HERE, "m.py:Net.forward", callee="m.py:MLP.forward")
+    frame = Event(Action.FRAME, Location("m.py", 2), "m.py:MLP.forward", frame="forward")
+    merged = merge([call], [call, frame])
+    assert [(m.evidence, m.observed) for m in merged][0] == (Evidence.REFUTED, frame)
+    assert [m.evidence for m in merged][1:] == [Evidence.RUNTIME_ONLY]  # the FRAME itself (VTL402's view)
 
 
 def test_a_later_compatible_observation_still_confirms() -> None:

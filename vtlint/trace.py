@@ -45,12 +45,14 @@ class Event:
 
     @property
     def key(self) -> tuple[Any, ...]:
-        """The join key of DESIGN.md."""
+        """The join key of DESIGN.md. A guard's Source is scoped to the compiled frame,
+        so WRAP and RECOMPILE join on the entry, not on the file of the line: the read
+        may sit in an inlined helper and the change in another module."""
         path, line = self.location.path, self.location.line
         if self.action is Action.GRAPH_BREAK:
             return (self.action.value, path, line, self.gb_type)
         if self.action in (Action.WRAP, Action.RECOMPILE):
-            return (self.action.value, path, entry_function(self.entry), self.source)
+            return (self.action.value, self.entry, self.source)
         if self.action is Action.INLINE:
             return (self.action.value, path, line, callee_name(self.callee or ""))
         return (self.action.value, self.entry, self.frame)
@@ -109,6 +111,12 @@ def callee_name(callee: str) -> str:
 def entry_function(entry: str) -> str:
     """`examples/seed.py:Model.forward` -> `Model.forward`."""
     return entry.rpartition(":")[2]
+
+
+def source_root(source: str) -> str:
+    """The local or global a Source starts from: `L['opts'].gain` -> `L['opts']`."""
+    end = source.find("]")
+    return source[: end + 1] if source.startswith(("L[", "G[")) and end != -1 else source
 
 
 @dataclass(frozen=True)

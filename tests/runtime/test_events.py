@@ -111,7 +111,11 @@ def test_loop_nested_fullgraph_and_limit(trace_fixture):
 
 def test_exercised(trace_fixture):
     observed = _observed(trace_fixture, "examples")
-    here = Event(Action.WRAP, Location("examples/seed.py", 20), "examples/seed.py:f", source="L['zzz']")
+    here = Event(Action.WRAP, Location("examples/seed.py", 20), "examples/seed.py:f", source="L['n']")
     elsewhere = Event(Action.WRAP, Location("examples/other.py", 3), "examples/other.py:g", source="L['n']")
-    assert observed.exercised(here)
+    never_guarded = here.with_(source="L['zzz'].depth")  # the entry compiled, the Source not in scope
+    a_break = Event(Action.GRAPH_BREAK, Location("examples/seed.py", 20), "examples/seed.py:f")
+    assert observed.exercised(here) and observed.exercised(here.with_(source="L['n'].real"))
+    assert observed.exercised(a_break)
     assert not observed.exercised(elsewhere)
+    assert not observed.exercised(never_guarded)

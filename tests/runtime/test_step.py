@@ -145,13 +145,13 @@ def test_merge_evidence_with_runtime_facts(replay):
     facts = replay("ok")
     seed = "examples/seed.py:f"
     confirmed = Event(Action.WRAP, Location("examples/seed.py", 20), seed, source="L['n']")
-    refuted = Event(Action.WRAP, Location("examples/seed.py", 20), seed, source="L['never']")
+    refuted = Event(Action.WRAP, Location("examples/seed.py", 20), seed, source="L['cfg'].depth")  # L['cfg'] guarded
     predicted = Event(Action.WRAP, Location("examples/other.py", 2), "examples/other.py:g", source="L['n']")
     runtime = facts.to_input()
     merged = merge([confirmed, refuted, predicted], runtime.events, runtime.exercised)
     evidence = {(m.event.entry, m.event.source): m.evidence for m in merged if m.event.action is Action.WRAP}
     assert evidence[(seed, "L['n']")] is Evidence.CONFIRMED
-    assert evidence[(seed, "L['never']")] is Evidence.REFUTED
+    assert evidence[(seed, "L['cfg'].depth")] is Evidence.REFUTED
     assert evidence[("examples/other.py:g", "L['n']")] is Evidence.PREDICTED
     assert evidence[(seed, "L['items'][0]")] is Evidence.RUNTIME_ONLY
     observed = next(m.observed for m in merged if m.evidence is Evidence.CONFIRMED)

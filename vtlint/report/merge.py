@@ -1,20 +1,74 @@
-"""Join the predicted trace with the observed one on DESIGN.md's key."""
+"""Join the predicted trace with the observed one on DESIGN.md's key.
+
+The evidence must never overstate: `confirmed` needs the runtime's record to
+agree on the VariableTracker kind, the guarded value and the callee, not only on
+the key; `refuted` needs the runtime to have compiled the entry with the Source
+in scope (the caller's `exercised`) or to have recorded something else under
+the same key; and an observed fact a prediction already accounts for (confirmed
+or refuted by it) is never reported again as `runtime-only`."""
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Iterable
 
 from vtlint.findings import Evidence
-from vtlint.trace import Event, MergedEvent
+from vtlint.trace import Action, Event, MergedEvent, callee_name
+
+_FAMILIES = {
+    "TensorVariable": "tensor",
+    "ConstantVariable": "scalar", "SymNodeVariable": "scalar",
+    "ListVariable": "container", "TupleVariable": "container", "ConstDictVariable": "container",
+    "SetVariable": "container", "RangeVariable": "container",
+}
 
 
-def _same_wrapping(predicted: Event, seen: Event) -> bool:
+def _same_kind(predicted: Event, seen: Event) -> bool:
     """A Source the runtime wrapped as a tensor does not confirm a prediction that it is
     a baked Python value (a guessed `None` default that was passed a tensor), nor the
-    reverse: the join key names the Source, this checks what it became."""
-    if not (predicted.variable_tracker and seen.variable_tracker):
+    reverse. A ConstantVariable that automatic dynamic later made a SymNodeVariable is
+    the same kind; kinds outside these families are spelled too differently to compare."""
+    mine = _FAMILIES.get(predicted.variable_tracker or "")
+    theirs = _FAMILIES.get(seen.variable_tracker or "")
+    return mine is None or theirs is None or mine == theirs
+
+
+def _literal(text: str) -> object:
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return text.strip()
+
+
+def _same_value(predicted: Event, seen: Event) -> bool:
+    """Both guarded values are known and differ: `baked as 1` against `self.step == 0`."""
+    if predicted.value is None or seen.value is None:
         return True
-    return (predicted.variable_tracker == "TensorVariable") == (seen.variable_tracker == "TensorVariable")
+    return _literal(predicted.value) == _literal(seen.value)
+
+
+def _same_callee(predicted: Event, seen: Event) -> bool:
+    """Project callees (`path:Qual.name`) must name the same function, not only the same code name."""
+    mine, theirs = predicted.callee or "", seen.callee or ""
+    if ":" in mine and ":" in theirs:
+        return mine == theirs
+    return callee_name(mine) == callee_name(theirs)
+
+
+def agrees(predicted: Event, seen: Event) -> bool:
+    """Whether the runtime's record confirms the prediction, beyond the join key."""
+    if predicted.action is Action.WRAP:
+        return _same_kind(predicted, seen) and _same_value(predicted, seen)
+    if predicted.action is Action.INLINE:
+        return _same_callee(predicted, seen)
+    return True
+
+
+def _own_frames(observed: list[Event]) -> dict[str, Event]:
+    """Entry -> the runtime's FRAME record of it: a callee Dynamo compiled as its own
+    frame was not inlined at the call site (a graph break inside it restarts the
+    caller's trace and the call runs eagerly)."""
+    return {e.entry: e for e in observed if e.action is Action.FRAME}
 
 
 def merge(
@@ -22,27 +76,35 @@ def merge(
     observed: Iterable[Event] | None = None,
     exercised: Callable[[Event], bool] = lambda _event: False,
 ) -> list[MergedEvent]:
-    """Evidence per event: `confirmed` when both traces have it, `refuted` when the
-    runtime exercised the predicted event's code and did not see it (or saw the Source
-    become something else), `predicted` when the code was not exercised (or no runtime
-    ran), `runtime-only` otherwise."""
+    """Evidence per event: `confirmed` when both traces have it and agree, `refuted`
+    when the runtime recorded something else under the key or exercised the predicted
+    event's code (entry compiled, Source in scope) without seeing it, `predicted` when
+    the code was not exercised (or no runtime ran), `runtime-only` for what is left."""
     if observed is None:
         return [MergedEvent(event, Evidence.PREDICTED) for event in predicted]
+    seen_events = list(observed)
     by_key: dict[tuple[object, ...], list[Event]] = {}
-    for event in observed:
+    for event in seen_events:
         by_key.setdefault(event.key, []).append(event)
-    matched: set[tuple[object, ...]] = set()
+    frames = _own_frames(seen_events)
+    accounted: set[tuple[object, ...]] = set()
     merged: list[MergedEvent] = []
     for event in predicted:
-        seen = next((s for s in by_key.get(event.key, ()) if _same_wrapping(event, s)), None)
-        if seen is not None:
-            matched.add(event.key)
-            merged.append(MergedEvent(event, Evidence.CONFIRMED, seen))
-        elif exercised(event) or event.key in by_key:
+        candidates = by_key.get(event.key, [])
+        own_frame = frames.get(event.callee or "") if event.action is Action.INLINE else None
+        agreeing = next((s for s in candidates if agrees(event, s)), None)
+        if candidates:
+            accounted.add(event.key)
+        if own_frame is not None:
+            merged.append(MergedEvent(event, Evidence.REFUTED, own_frame))
+        elif agreeing is not None:
+            merged.append(MergedEvent(event, Evidence.CONFIRMED, agreeing))
+        elif candidates:
+            merged.append(MergedEvent(event, Evidence.REFUTED, candidates[0]))
+        elif exercised(event):
             merged.append(MergedEvent(event, Evidence.REFUTED))
         else:
             merged.append(MergedEvent(event, Evidence.PREDICTED))
-    for key, events in by_key.items():
-        if key not in matched:
-            merged.append(MergedEvent(events[0], Evidence.RUNTIME_ONLY, events[0]))
+    merged += [MergedEvent(events[0], Evidence.RUNTIME_ONLY, events[0])
+               for key, events in by_key.items() if key not in accounted]
     return merged

@@ -25,7 +25,7 @@ from vtlint.runtime.structured_trace import (
     TraceFacts,
     literal_in_kernels,
 )
-from vtlint.trace import Action, Event, entry_function
+from vtlint.trace import Action, Event, entry_function, source_root
 
 RESUME = re.compile(r"^torch_dynamo_resume_in_(?P<name>\w+?)_at_(?P<line>\d+)$")
 
@@ -310,12 +310,28 @@ class Observed:
     def _functions(self) -> set[tuple[str, str]]:
         return {(entry.rpartition(":")[0], entry_function(entry)) for entry in self.coverage}
 
+    @cached_property
+    def _scope(self) -> dict[str, set[str]]:
+        """Entry -> the locals and globals its compiled frames guarded."""
+        scope: dict[str, set[str]] = {}
+        for event in self.events:
+            if event.source and event.action in (Action.WRAP, Action.RECOMPILE):
+                scope.setdefault(event.entry, set()).add(source_root(event.source))
+        return scope
+
     def exercised(self, event: Event) -> bool:
-        """Whether the run compiled the entry the predicted event belongs to."""
-        if event.entry in self.coverage:
+        """Whether the run compiled the entry the predicted event belongs to and, for
+        an event with a Source, had that Source's local or global in scope: only then
+        can the absence of the event refute it."""
+        entry = event.entry
+        if entry not in self.coverage:
+            path = entry.rpartition(":")[0] or event.location.path
+            if (path, entry_function(entry)) not in self._functions:
+                return False
+            entry = next(e for e in self.coverage if (e.rpartition(":")[0], entry_function(e)) == (path, entry_function(entry)))
+        if not event.source or event.action not in (Action.WRAP, Action.RECOMPILE):
             return True
-        path = event.entry.rpartition(":")[0] or event.location.path
-        return (path, entry_function(event.entry)) in self._functions
+        return source_root(event.source) in self._scope.get(entry, set())
 
 
 class _Converter:
