@@ -127,14 +127,29 @@ def run_check(
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:
-    seen: set[tuple[object, ...]] = set()
-    unique = []
-    for f in findings:
-        key = (f.code, f.location, f.message, f.source)
-        if key not in seen:
-            seen.add(key)
-            unique.append(f)
-    return unique
+    """One finding per site and decision: the same break or constant reached through
+    several compiled entries (a helper two forwards call) lists those entries. Each
+    entry names the value by its own Source, so messages are compared without it;
+    two values of one entry stay two findings."""
+    merged: dict[tuple[object, ...], list[Finding]] = {}
+    for f in sorted(findings, key=lambda f: (f.entry or "", f.sort_key)):
+        same = merged.setdefault((f.code, f.location, _without_source(f), f.gb_id), [])
+        if any(g.source == f.source and f.entry in _entries(g) for g in same):
+            continue
+        into = next((i for i, g in enumerate(same) if f.entry and f.entry not in _entries(g)), None)
+        if into is None:
+            same.append(f)
+        else:
+            same[into] = same[into].with_(entries=(*_entries(same[into]), f.entry))
+    return [f for group in merged.values() for f in group]
+
+
+def _entries(finding: Finding) -> tuple[str | None, ...]:
+    return finding.entries or (finding.entry,)
+
+
+def _without_source(finding: Finding) -> str:
+    return finding.message.replace(finding.source, "\0") if finding.source else finding.message
 
 
 def exit_code(result: CheckResult, fail_level: Level) -> int:

@@ -6,6 +6,7 @@ configuration or internal error (a path that does not exist, an invalid
 
 from __future__ import annotations
 
+import io
 import os
 import shlex
 import sys
@@ -22,9 +23,10 @@ from vtlint.check import CheckResult, RuntimeInput, exit_code, run_check, why_em
 from vtlint.config import Config, ConfigError, load_config
 from vtlint.findings import Level
 from vtlint.report.github import render_github
+from vtlint.report.groups import is_note
 from vtlint.report.json_format import render_json
 from vtlint.report.shareable import shareable
-from vtlint.report.output import write_atomic
+from vtlint.report.output import printable, write_atomic
 from vtlint.report.text import render, statistics
 from vtlint.rules.registry import all_rules, get_rule, unknown_selectors
 
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
     from vtlint.report.shard import Shard
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
 FORMATS = ("text", "json", "sarif", "github")
 
 
@@ -44,6 +47,43 @@ class UsageFault(click.ClickException):
         click.echo(f"vtlint: error: {self.format_message()}", err=True)
 
 
+class StdoutError(OSError):
+    """Standard output cannot be written (a full disk, a closed pipe)."""
+
+
+class _Stdout:
+    """sys.stdout while a command runs: UTF-8-safe text (see `printable`), and a
+    failed write told apart from every other OSError."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(printable(text))
+        except OSError as exc:
+            raise StdoutError(exc.errno, exc.strerror) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            raise StdoutError(exc.errno, exc.strerror) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _discard_pending(stream: Any) -> None:
+    """Point a failed stdout at /dev/null: the interpreter's last flush then cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass
+
+
 class DefaultCheckGroup(click.Group):
     """`vtlint PATH...` means `vtlint check PATH...`, as `ruff PATH` once did."""
 
@@ -51,6 +91,25 @@ class DefaultCheckGroup(click.Group):
         if not args or (args[0] not in self.commands and args[0] not in ("--help", "-h", "--version")):
             args = ["check", *args]
         return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Ctrl-C exits 130; an unwritable stdout exits 2 with one line, not a traceback."""
+        real = sys.stdout
+        sys.stdout = _Stdout(real)
+        try:
+            try:
+                return super().invoke(ctx)
+            finally:
+                sys.stdout.flush()
+        except KeyboardInterrupt:
+            click.echo("vtlint: interrupted", err=True)
+            ctx.exit(EXIT_INTERRUPTED)
+        except StdoutError as exc:
+            _discard_pending(real)
+            click.echo(f"vtlint: error: cannot write to standard output: {exc.strerror}", err=True)
+            ctx.exit(EXIT_ERROR)
+        finally:
+            sys.stdout = real
 
 
 def _split_codes(values: tuple[str, ...]) -> list[str]:
@@ -92,27 +151,38 @@ def _render(result: CheckResult, fmt: str, show_notes: bool, root: Path | None =
     raise AssertionError(fmt)
 
 
+PROGRESS_AFTER_S = 2.0  # a run shorter than this shows no bar at all
+
+
 def _progress(enabled: bool) -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
-    """A progress bar on stderr for long runs, only when stderr is a terminal."""
+    """A progress bar on stderr, only when stderr is a terminal and the run has already
+    taken a few seconds: the files read and summarized, then the walk of the compiled
+    entries (the analyzer reports the end of each phase, so the bar pulses within one)."""
     if not enabled:
         return None, lambda: None
+    import threading
+
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     bar = Progress(
-        TextColumn("analyzing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         console=Console(file=sys.stderr), transient=True,
     )
-    task = bar.add_task("files", total=None)
-    started = False
+    task = bar.add_task("reading and summarizing files", total=None)
+    timer = threading.Timer(PROGRESS_AFTER_S, bar.start)
+    timer.daemon = True
+    timer.start()
 
     def advance(done: int, total: int) -> None:
-        nonlocal started
-        if not started and total >= 50:
-            bar.start()
-            started = True
-        bar.update(task, completed=done, total=total)
+        walking = done >= total
+        bar.update(task, completed=done, total=total,
+                   description="walking compiled entries after the files" if walking else "summarizing files")
 
-    return advance, bar.stop
+    def stop() -> None:
+        timer.cancel()
+        bar.stop()
+
+    return advance, stop
 
 
 @click.group(cls=DefaultCheckGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -138,7 +208,7 @@ def main() -> None:
 @click.option("--exit-zero", is_flag=True, help="Exit 0 even when there are findings.")
 @click.option("--allow-empty", is_flag=True, help="Exit 0 when no Python file is analyzed (all given paths excluded or empty) instead of 2.")
 @click.option("--statistics", "show_statistics", is_flag=True, help="Print the number of findings per code.")
-@click.option("--show-notes", is_flag=True, help="Also print inlined calls (notes) in text and GitHub output.")
+@click.option("--show-notes", "-v", "--verbose", "show_notes", is_flag=True, help="Also print notes: inlined calls, and what the static pass cannot resolve (counted in the summary otherwise).")
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only: no summary, no notifications.")
 @click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, help="Parallel workers; 0 means one per core.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the analysis cache.")
@@ -189,11 +259,13 @@ def _check(paths: list[Path], fmt: str, output: Path | None, config_file: Path |
     prints = _baselines(result, config, opts)
     for missing in result.missing:
         err.print(f"[bold red]error[/]: {missing}: no such file or directory")
-    empty = not result.files and not result.missing
+    empty = not result.files and not result.missing and shard is None  # a shard may fairly be empty
     if empty:
         _say_empty(err, paths, config, opts["allow_empty"])
     if not quiet:
         for note in result.notifications:
+            if is_note(note) and not show_notes:
+                continue  # counted in the summary
             where = f"{note.location.path}:{note.location.line}:{note.location.column}: " if note.location else ""
             err.print(f"[yellow]{note.level.value}[/]: {where}{note.message}", soft_wrap=True, highlight=False)
     if fmt == "text" and output is None:
@@ -208,7 +280,7 @@ def _check(paths: list[Path], fmt: str, output: Path | None, config_file: Path |
             sys.stdout.write(text)
         else:
             try:
-                write_atomic(output, text)
+                write_atomic(output, text, _inputs(result, config, opts))
             except OSError as exc:
                 raise UsageFault(f"cannot write {output}: {exc.strerror}") from None
     if result.missing or (empty and not opts["allow_empty"]):
@@ -223,6 +295,12 @@ def _say_empty(err: Console, paths: list[Path], config: Config, allowed: bool) -
     err.print(f"{level}: no Python files analyzed{hint}", highlight=False)
     for reason in why_empty(paths, config):
         err.print(f"  {reason}", highlight=False, soft_wrap=True)
+
+
+def _inputs(result: CheckResult, config: Config, opts: dict[str, Any]) -> list[Path]:
+    """The files this run read: a report never overwrites one."""
+    given = (opts["baseline"], opts["runtime_facts"], config.config_file)
+    return [*(config.root / display for display in result.files), *(p for p in given if p is not None)]
 
 
 def _parse_shard(text: str | None) -> Shard | None:
@@ -266,7 +344,8 @@ def _baselines(result: CheckResult, config: Config, opts: dict[str, Any]) -> lis
 
     if opts["write_baseline"] is not None:
         try:
-            write_atomic(opts["write_baseline"], render_sarif(result, root=config.root, category=opts["sarif_category"]))
+            write_atomic(opts["write_baseline"], render_sarif(result, root=config.root, category=opts["sarif_category"]),
+                         _inputs(result, config, opts))
         except OSError as exc:
             raise UsageFault(f"cannot write {opts['write_baseline']}: {exc.strerror}") from None
     if opts["baseline"] is None:
@@ -346,7 +425,7 @@ def merge_cmd(files: tuple[Path, ...], output: Path | None, category: str | None
         sys.stdout.write(text)
         return
     try:
-        write_atomic(output, text)
+        write_atomic(output, text, files)
     except OSError as exc:
         raise UsageFault(f"cannot write {output}: {exc.strerror}") from None
 

@@ -158,6 +158,7 @@ class Finding:
     evidence: Evidence = Evidence.PREDICTED
     confidence: str = "high"  # high | medium | low
     entry: str | None = None  # the compiled entry, e.g. examples/seed.py:f
+    entries: tuple[str, ...] = ()  # every compiled entry that reaches this site, when more than one
     related: tuple[Related, ...] = ()
     chain: tuple[Related, ...] = ()  # inline chain from the entry to this site
     fix: Fix | None = None
@@ -184,6 +185,7 @@ class Finding:
             "evidence": self.evidence.value,
             "confidence": self.confidence,
             "entry": self.entry,
+            "entries": list(self.entries),
             "related": [r.to_dict() for r in self.related],
             "chain": [r.to_dict() for r in self.chain],
             "fix": self.fix.to_dict() if self.fix else None,
@@ -205,6 +207,7 @@ class Finding:
             evidence=Evidence(data.get("evidence", "predicted")),
             confidence=data.get("confidence", "high"),
             entry=data.get("entry"),
+            entries=tuple(data.get("entries", ())),
             related=tuple(Related.from_dict(r) for r in data.get("related", ())),
             chain=tuple(Related.from_dict(r) for r in data.get("chain", ())),
             fix=Fix.from_dict(data["fix"]) if data.get("fix") else None,

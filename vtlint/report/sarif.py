@@ -330,6 +330,7 @@ def _properties(finding: Finding) -> dict[str, Any]:
         "gbId": finding.gb_id,
         "guard": finding.guard,
         "entry": finding.entry,
+        "entries": list(finding.entries) or None,
     }
     if finding.kind not in META_KINDS:  # a syntax error is a fact about the run, not a prediction
         props |= {"evidence": finding.evidence.value, "confidence": finding.confidence}

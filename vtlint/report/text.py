@@ -12,6 +12,7 @@ from rich.text import Text
 
 from vtlint.check import CheckResult
 from vtlint.findings import Finding, Kind, Level
+from vtlint.report.groups import break_cause, by_cause, by_entry, note_causes, recompile_cause
 from vtlint.report.uris import installed
 
 # Findings about the run itself, not Dynamo decisions: no evidence to show.
@@ -50,11 +51,15 @@ def _line(finding: Finding, root: Path | None) -> Text:
     text.append(f" {finding.message}")
     if finding.kind not in META_KINDS:
         text.append(f" [{finding.evidence.value}]", style="dim")
+    if len(finding.entries) > 1:  # one site, reached from several compiled entries
+        names = ", ".join(terminal_path(e, root) for e in finding.entries)
+        text.append(f" (from {len(finding.entries)} compiled entries: {names})", style="dim")
     return text
 
 
 def render(result: CheckResult, console: Console, *, show_notes: bool, grouped: bool, quiet: bool = False) -> None:
-    """The findings; unless `quiet`, the summary line and the runtime coverage after them."""
+    """The findings; unless `quiet`, the summary (recompiles, breaks, the rest) and the
+    runtime coverage after them."""
     findings = visible(result, show_notes)
     if grouped:
         for index, (_path, group) in enumerate(groupby(findings, key=lambda f: f.location.path)):
@@ -67,6 +72,8 @@ def render(result: CheckResult, console: Console, *, show_notes: bool, grouped: 
             console.print(_line(finding, result.root), soft_wrap=True, highlight=False)
     if quiet:
         return
+    for line in causes(result, show_notes):
+        console.print(line, soft_wrap=True, highlight=False)
     console.print(summary(result, show_notes), soft_wrap=True, highlight=False)
     if result.runtime:  # coverage of the runtime step: entries exercised, compiles, kernels
         from vtlint.runtime.summary import coverage_lines
@@ -75,15 +82,59 @@ def render(result: CheckResult, console: Console, *, show_notes: bool, grouped: 
             console.print(Text(line, style="dim"), soft_wrap=True, highlight=False)
 
 
+SHOWN_ENTRIES = 10  # recompiling entries the default summary names; --statistics names them all
+SHOWN_CAUSES = 5
+
+
+def _plural(count: int, word: str, many: str | None = None) -> str:
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
+def _recompile(finding: Finding, root: Path | None) -> str:
+    where = f"{terminal_path(finding.location.path, root)}:{finding.location.line}"
+    every = " (every call)" if finding.code == "VTL112" else ""
+    return f"{recompile_cause(finding)} at {where}{every}"
+
+
+def causes(result: CheckResult, show_notes: bool) -> list[Text]:
+    """What will recompile and why, per compiled entry, then the graph breaks by cause."""
+    findings = visible(result, show_notes)
+    groups = by_entry(findings)
+    lines: list[Text] = []
+    recompiling = [g for g in groups if g.recompiles]
+    if recompiling:
+        count = sum(f.kind is Kind.RECOMPILE for f in findings)
+        lines.append(Text(f"What will recompile, and why ({_plural(count, 'recompile')} in "
+                          f"{_plural(len(recompiling), 'compiled entry', 'compiled entries')}):", style="bold"))
+        for group in recompiling[:SHOWN_ENTRIES]:
+            line = Text(f"  {terminal_path(group.entry, result.root)}: ", style="bold")
+            line.append("; ".join(_recompile(f, result.root) for f in group.recompiles), style="")
+            lines.append(line)
+        if len(recompiling) > SHOWN_ENTRIES:
+            lines.append(Text(f"  ... and {len(recompiling) - SHOWN_ENTRIES} more; --statistics lists them all.",
+                              style="dim"))
+    breaking = [g for g in groups if g.breaks]
+    if breaking:
+        counted = Counter(break_cause(f) for f in findings if f.kind is Kind.GRAPH_BREAK)
+        shown = ", ".join(f"{cause} ×{n}" for cause, n in counted.most_common(SHOWN_CAUSES))
+        more = f", and {_plural(len(counted) - SHOWN_CAUSES, 'other cause')}" if len(counted) > SHOWN_CAUSES else ""
+        lines.append(Text(f"Graph breaks ({sum(counted.values())} in "
+                          f"{_plural(len(breaking), 'compiled entry', 'compiled entries')}): ", style="bold")
+                     + Text(shown + more))
+    return lines
+
+
 def summary(result: CheckResult, show_notes: bool) -> Text:
     findings = visible(result, show_notes)
     hidden = len(result.findings) - len(findings)
     files = len(result.files)
     where = f"in {files} file{'s' if files != 1 else ''}"
+    if result.entries:
+        where += f", {_plural(len(result.entries), 'compiled entry', 'compiled entries')}"
     if not files:
         text = Text("No Python files analyzed.", style="yellow")
     elif not findings and result.missing:  # an error above: never an all-clear after it
-        text = Text(f"No findings {where}; {_paths(len(result.missing))} not found.", style="yellow")
+        text = Text(f"No findings {where}; {_plural(len(result.missing), 'given path')} not found.", style="yellow")
     elif not findings:
         text = Text(f"All checks passed {where}.", style="green")
     else:
@@ -91,16 +142,37 @@ def summary(result: CheckResult, show_notes: bool) -> Text:
         detail = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
         text = Text(f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({detail}) {where}.", style="bold")
     if hidden:
-        text.append(f" {hidden} inlined call{'s' if hidden != 1 else ''} hidden; --show-notes shows them.", style="dim")
+        text.append(f" {_plural(hidden, 'inlined call')} hidden; --show-notes shows them.", style="dim")
+    notes = note_causes(result.notifications)
+    if notes and not show_notes:
+        detail = ", ".join(f"{cause} ×{n}" for cause, n in notes.most_common(SHOWN_CAUSES))
+        text.append(f" {_plural(sum(notes.values()), 'note')} on what the static pass cannot resolve ({detail}); "
+                    "-v shows them.", style="dim")
     return text
 
 
-def _paths(count: int) -> str:
-    return f"{count} given path{'s' if count != 1 else ''}"
-
-
 def statistics(result: CheckResult, console: Console, show_notes: bool) -> None:
-    counts = Counter(f.code for f in visible(result, show_notes))
+    """Counts per cause (recompiles, breaks, the rest), per compiled entry, per code."""
+    findings = visible(result, show_notes)
+    for kind, counted in by_cause(findings):
+        console.print(Text(f"{kind.value}:", style="bold"), highlight=False)
+        for cause, count in sorted(counted.items(), key=lambda kv: (-kv[1], kv[0])):
+            name = result.rules[cause].name if cause in result.rules else ""
+            console.print(f"{count:5d}  {cause}{'  ' + name if name else ''}", highlight=False, soft_wrap=True)
+    groups = by_entry(findings)
+    if groups:
+        console.print(Text("per compiled entry (recompiles, graph breaks, findings):", style="bold"), highlight=False)
+        for group in groups:
+            total = sum(group.kinds.values())
+            console.print(f"{len(group.recompiles):5d} {len(group.breaks):5d} {total:5d}  "
+                          f"{terminal_path(group.entry, result.root)}", highlight=False, soft_wrap=True)
+    console.print(Text("per code:", style="bold"), highlight=False)
+    counts = Counter(f.code for f in findings)
     for code, count in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         rule = result.rules.get(code)
         console.print(f"{count:5d}  {code:<8}  {rule.name if rule else ''}", highlight=False)
+    notes = note_causes(result.notifications)
+    if notes:
+        console.print(Text("notes (-v lists them):", style="bold"), highlight=False)
+        for cause, count in notes.most_common():
+            console.print(f"{count:5d}  {cause}", highlight=False, soft_wrap=True)
