@@ -1,20 +1,27 @@
 """The accuracy benchmark's harness: runs every case once under torch.compile
 (backend="eager"), in one process, with Dynamo reset between cases.
 
-argv: ROOT RESULTS. ROOT holds `exportdb/` (the examples of torch's export db,
-copied verbatim) and a copy of `transformers/` (so that its frames count as
-project code). RESULTS gets one JSON line per case: name, entry, error."""
+argv: ROOT RESULTS [CORPUS,...] [LIMIT]. ROOT holds `exportdb/` (the examples of
+torch's export db, copied verbatim), a copy of `transformers/` (so that its
+frames count as project code) and `programs/` (one folder per program, run as
+its script's `__main__`). RESULTS gets one JSON line per case: name, entry,
+error. A program's entries are whatever it compiles (read from the trace)."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import inspect
 import json
+import runpy
 import sys
 import traceback
 import types
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any
+
+CORPORA = ("exportdb", "transformers", "programs")
 
 
 def _entry(root: Path, cls: type) -> str:
@@ -46,11 +53,15 @@ def _transformers_cases(root: Path) -> list[tuple[str, Any]]:
             cls = getattr(module, arch.model_class)
             torch.manual_seed(0)
             model = cls(config(**arch.config)).eval()
+            size = arch.config.get("image_size", 32)
             inputs = {
                 "input_ids": lambda: torch.randint(0, VOCAB, (1, SEQ)),
                 "decoder_input_ids": lambda: torch.randint(0, VOCAB, (1, SEQ)),
                 "attention_mask": lambda: torch.ones(1, SEQ, dtype=torch.long),
-                "pixel_values": lambda: torch.randn(1, 3, arch.config["image_size"], arch.config["image_size"]),
+                "pixel_values": lambda: torch.randn(1, 3, size, size),
+                "input_features": lambda: torch.randn(1, arch.config.get("num_mel_bins", 16),
+                                                      2 * arch.config.get("max_source_positions", 32)),
+                "input_values": lambda: torch.randn(1, 400),
             }
             # The entry is the class's own forward: the body `--entry file:Class.forward` walks,
             # without transformers' wrapping decorators (can_return_tuple, check_model_inputs).
@@ -61,13 +72,76 @@ def _transformers_cases(root: Path) -> list[tuple[str, Any]]:
     return [(f"transformers.{arch.name}", case(arch)) for arch in ARCHS]
 
 
+def program_script(folder: Path) -> Path | None:
+    """The script a user runs: train.py, infer.py, ... (the one with a `__main__` block)."""
+    for path in sorted(folder.glob("*.py")):
+        if "__name__ == \"__main__\"" in path.read_text(encoding="utf-8"):
+            return path
+    return None
+
+
+@contextlib.contextmanager
+def _eager_by_default(torch: Any) -> Iterator[None]:
+    """Programs call `torch.compile(model)` as users do; Inductor's C++ builds would
+    take minutes on a CPU, so the default backend becomes "eager" (Dynamo's
+    guards, breaks and inlining are the same: they happen before the backend)."""
+    original = torch.compile
+
+    def compile(*args: Any, **kwargs: Any) -> Any:
+        kwargs["backend"] = "eager"
+        kwargs.pop("mode", None)
+        kwargs.pop("options", None)
+        return original(*args, **kwargs)
+
+    torch.compile = compile
+    try:
+        yield
+    finally:
+        torch.compile = original
+
+
+def _program_cases(root: Path) -> list[tuple[str, Any]]:
+    def case(folder: Path, script: Path) -> Any:
+        def run(torch: Any, record: dict[str, Any]) -> None:
+            before = set(sys.modules)
+            sys.path.insert(0, str(folder))
+            argv = sys.argv
+            sys.argv = [str(script)]
+            try:
+                with _eager_by_default(torch):
+                    runpy.run_path(str(script), run_name="__main__")
+            finally:
+                sys.argv = argv
+                sys.path.remove(str(folder))
+                for name in set(sys.modules) - before:  # model.py of the next program is another module
+                    if str(folder) in str(getattr(sys.modules[name], "__file__", "") or ""):
+                        del sys.modules[name]
+                # Dynamo caches imported modules by name (its G['__import_model'] aliases)
+                cached = getattr(torch._dynamo.symbolic_convert, "_import_module", None)
+                if hasattr(cached, "cache_clear"):
+                    cached.cache_clear()
+        return run
+    folders = sorted(p for p in (root / "programs").glob("*") if p.is_dir())
+    return [(f"programs.{f.name}", case(f, script)) for f in folders if (script := program_script(f))]
+
+
+def cases(root: Path, corpora: tuple[str, ...], limit: int | None) -> list[tuple[str, Any]]:
+    makers = {"exportdb": _exportdb_cases, "transformers": _transformers_cases, "programs": _program_cases}
+    out: list[tuple[str, Any]] = []
+    for corpus in corpora:
+        out += makers[corpus](root)[:limit]
+    return out
+
+
 def main() -> None:
     root, results = Path(sys.argv[1]).resolve(), Path(sys.argv[2])
+    corpora = tuple(sys.argv[3].split(",")) if len(sys.argv) > 3 else CORPORA
+    limit = int(sys.argv[4]) if len(sys.argv) > 4 and int(sys.argv[4]) > 0 else None
     sys.path[:0] = [str(root), str(Path(__file__).parent)]
     import torch
 
     with results.open("w", encoding="utf-8") as out:
-        for name, run in _exportdb_cases(root) + _transformers_cases(root):
+        for name, run in cases(root, corpora, limit):
             torch._dynamo.reset()
             record: dict[str, Any] = {"name": name, "entry": None, "error": None}
             try:

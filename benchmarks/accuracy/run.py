@@ -1,19 +1,22 @@
 """Accuracy of vtlint's static predictions on code nobody here wrote.
 
-The corpus: the example programs shipped in the torch wheel
-(`torch/_export/db/examples/`, each with its example inputs) and real
-transformers models (small configs, random weights). The harness
+Three corpora: `exportdb` (the example programs shipped in the torch wheel,
+`torch/_export/db/examples/`, each with its example inputs), `transformers`
+(real models of `models.py`: small configs, random weights) and `programs`
+(`programs/NAME/`: multi-file training and inference scripts written the way
+ML engineers write them, run as `python train.py` would). The harness
 (`harness.py`) runs every case once under `torch.compile(backend="eager")` in
 ONE subprocess, through `vtlint.runtime` (TORCH_TRACE + the inline hook), so
 the runtime facts are the ones vtlint itself gathers. The static pass analyzes
-the same files with each case's `forward` as `--entry`. Both traces are joined
+the same files with each case's `forward` as `--entry` (for a program: every
+function the run compiled). Both traces are joined
 on `Event.key` (DESIGN.md's join key), per kind and per construct.
 
 Only predictions for entries the run compiled are scored; the others are
 counted as "not exercised". A prediction the run exercised and did not see is
 a false alarm; an observed fact the static pass did not predict is a miss.
 
-    python benchmarks/accuracy/run.py [--json FILE] [--limit N]
+    python benchmarks/accuracy/run.py [--corpus NAME ...] [--limit N] [--save FILE] [--json FILE]
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ HERE = Path(__file__).resolve().parent
 SCRATCH = HERE.parent / ".scratch" / "accuracy"
 sys.path.insert(0, str(HERE))
 
+from harness import CORPORA  # noqa: E402
 from models import ARCHS  # noqa: E402
 
 from vtlint.analyzer import Prediction, analyze  # noqa: E402
@@ -59,8 +63,8 @@ def _site_package(name: str) -> Path:
 
 
 def prepare(scratch: Path) -> None:
-    """exportdb/ (verbatim copies) and transformers/ (a copy, so that the trace
-    counts its frames as project code: installed packages are not)."""
+    """exportdb/ (verbatim copies), transformers/ (a copy, so that the trace
+    counts its frames as project code: installed packages are not), programs/."""
     scratch.mkdir(parents=True, exist_ok=True)
     (scratch / "pyproject.toml").write_text("[tool.vtlint]\n", encoding="utf-8")
     examples = _site_package("torch") / "_export" / "db" / "examples"
@@ -78,30 +82,44 @@ def prepare(scratch: Path) -> None:
         shutil.rmtree(scratch / "transformers", ignore_errors=True)
         shutil.copytree(source, scratch / "transformers", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         stamp.write_text(wanted, encoding="utf-8")
+    shutil.rmtree(scratch / "programs", ignore_errors=True)
+    shutil.copytree(HERE / "programs", scratch / "programs", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
 
-def static_paths(scratch: Path) -> list[Path]:
-    paths = [scratch / "exportdb"]
-    for pattern in TRANSFORMERS_SHARED:
-        paths += sorted(scratch.glob(pattern)) if "*" in pattern else [scratch / pattern]
-    paths += sorted({(scratch / arch.path).parent for arch in ARCHS})
+def static_paths(scratch: Path, corpora: tuple[str, ...], limit: int | None) -> list[Path]:
+    paths = [scratch / "exportdb"] if "exportdb" in corpora else []
+    if "transformers" in corpora:
+        for pattern in TRANSFORMERS_SHARED:
+            paths += sorted(scratch.glob(pattern)) if "*" in pattern else [scratch / pattern]
+        paths += sorted({(scratch / arch.path).parent for arch in ARCHS[:limit]})
+    if "programs" in corpora:
+        paths.append(scratch / "programs")
     return paths
 
 
 # --- the two traces ----------------------------------------------------------
 
 
-def observe(scratch: Path, timeout: float) -> tuple[RuntimeFacts, list[dict[str, object]]]:
+def observe(scratch: Path, timeout: float, corpora: tuple[str, ...],
+            limit: int | None) -> tuple[RuntimeFacts, list[dict[str, object]]]:
     results = scratch / "cases.jsonl"
     results.unlink(missing_ok=True)
-    facts = run_step([sys.executable, str(HERE / "harness.py"), str(scratch), str(results)], scratch, timeout=timeout)
+    command = [sys.executable, str(HERE / "harness.py"), str(scratch), str(results), ",".join(corpora), str(limit or 0)]
+    facts = run_step(command, scratch, timeout=timeout)
     cases = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()] if results.exists() else []
     return facts, cases
 
 
-def predict(scratch: Path, entries: list[str]) -> Prediction:
+def entries_of(cases: list[dict[str, object]], facts: RuntimeFacts) -> list[str]:
+    """The cases' own entries, and for programs every function the run compiled."""
+    named = {str(c["entry"]) for c in cases if c["entry"]}
+    compiled = {e for e in facts.coverage if e.startswith("programs/")}
+    return sorted(named | compiled)
+
+
+def predict(scratch: Path, entries: list[str], corpora: tuple[str, ...], limit: int | None) -> Prediction:
     config = Config(root=scratch, entry_points=tuple(entries))
-    files = discover(static_paths(scratch), config).files
+    files = discover(static_paths(scratch, corpora, limit), config).files
     return analyze(files, config, jobs=2, use_cache=True)
 
 
@@ -281,9 +299,10 @@ def render(report: Report, cases: list[dict[str, object]], texts: dict[str, str]
     out.append(f"{'corpus':<14} {'kind':<16} {'TP':>5} {'FP':>5} {'FN':>5} {'precision':>10} {'recall':>7}")
     for corpus, sub in by_corpus.items():
         for kind, s in sub.kinds.items():
-            if s.tp + s.fp + s.fn:
-                out.append(f"{corpus:<14} {kind:<16} {s.tp:>5} {s.fp:>5} {s.fn:>5} {_pct(s.precision):>10} "
-                           f"{_pct(s.recall):>7}")
+            out.append(f"{corpus:<14} {kind:<16} {s.tp:>5} {s.fp:>5} {s.fn:>5} {_pct(s.precision):>10} "
+                       f"{_pct(s.recall):>7}")
+        exact = sum(1 for _, p, o in sub.graphs if p == o)
+        out.append(f"{corpus:<14} {'graph count':<16} {exact}/{len(sub.graphs)} entries exact")
     out.append("")
     out.append(f"{'kind':<16} {'construct':<44} {'TP':>5} {'FP':>5} {'FN':>5} {'prec':>6} {'recall':>6}")
     for (kind, construct), s in sorted(report.constructs.items(), key=lambda kv: (kv[0][0], -(kv[1].fp + kv[1].fn))):
@@ -320,9 +339,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the scores and every miss/false alarm as JSON")
     parser.add_argument("--save", type=Path, help="also write the printed report to FILE")
     parser.add_argument("--timeout", type=float, default=900.0, help="the harness's timeout in seconds")
+    parser.add_argument("--corpus", action="append", choices=CORPORA,
+                        help="run only this corpus (repeatable; default: all three)")
+    parser.add_argument("--limit", type=int, help="only the first N cases of each corpus")
     parser.add_argument("--reuse-runtime", action="store_true",
                         help="score against the runtime facts of the previous run (static side only)")
     args = parser.parse_args(argv)
+    corpora = tuple(c for c in CORPORA if c in (args.corpus or CORPORA))
     os.environ.setdefault("VTLINT_CACHE_DIR", str(SCRATCH / "cache"))
     saved = SCRATCH / "runtime-facts.json"
     started = time.perf_counter()
@@ -331,22 +354,22 @@ def main(argv: list[str] | None = None) -> int:
         cases = [json.loads(line) for line in (SCRATCH / "cases.jsonl").read_text(encoding="utf-8").splitlines()]
     else:
         prepare(SCRATCH)
-        facts, cases = observe(SCRATCH, args.timeout)
+        facts, cases = observe(SCRATCH, args.timeout, corpora, args.limit)
         facts.save(saved)
     elapsed = {"runtime": time.perf_counter() - started}
     for note in facts.notifications:
         print(f"runtime: {note.message.splitlines()[0]}", file=sys.stderr)
-    entries = sorted({str(c["entry"]) for c in cases if c["entry"]})
+    entries = entries_of(cases, facts)
     if not entries:
         print("the harness recorded no case: nothing to score (see the runtime notes above)", file=sys.stderr)
         return 1
     started = time.perf_counter()
-    prediction = predict(SCRATCH, entries)
+    prediction = predict(SCRATCH, entries, corpora, args.limit)
     elapsed["static"] = time.perf_counter() - started
     report = score(prediction.events, facts.events, set(entries), facts.exercised)
     by_corpus = {corpus: score(prediction.events, facts.events, {e for e in entries if e.startswith(f"{corpus}/")},
                                facts.exercised)
-                 for corpus in ("exportdb", "transformers")}
+                 for corpus in corpora}
     text = render(report, cases, prediction.texts, elapsed, facts.torch_version, by_corpus)
     print(text)
     if args.save:
