@@ -2,7 +2,8 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-# torch first and pinned: the CPU build from the local wheel, never a multi-GB CUDA download.
+# torch is not a dependency of vtlint, only of its tests (the dev extra pins it): installed
+# first and pinned, the CPU build from the local wheel, never a multi-GB CUDA download.
 TORCH  ?= torch==2.13.0
 STAMP  := $(VENV)/.installed
 

@@ -22,12 +22,71 @@ def _shipped_data() -> dict:
     return json.loads(snapshot.shipped_snapshots()[-1].read_text(encoding="utf-8"))
 
 
-def test_without_torch_the_shipped_snapshot_is_used_and_said(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_torch_the_newest_shipped_snapshot_is_used_and_said(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(snapshot, "installed_torch_version", lambda: None)
     snap = snapshot.load()
-    assert snap.origin == "shipped"
+    assert (snap.origin, snap.path) == ("shipped", snapshot.shipped_snapshots()[-1])
     [note] = snap.notifications
-    assert "torch is not installed" in note.message and "2.13" in note.message
+    assert "torch is not installed" in note.message and "torch 2.15.0" in note.message
+
+
+@pytest.mark.parametrize("release", ["2.13.0", "2.15.0"])
+def test_each_shipped_release_serves_its_own_torch(
+    release: str, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(snapshot, "installed_torch_version", lambda: f"{release}+cu130")
+    monkeypatch.setattr(snapshot, "build", lambda version: pytest.fail("built a snapshot vtlint ships"))
+    snap = snapshot.load()
+    assert (snap.origin, snap.torch_version.split("+")[0], snap.notifications) == ("shipped", release, ())
+
+
+@pytest.mark.parametrize(("installed", "nearest"), [
+    ("2.6.0", "2.13.0"), ("2.11.0+cu130", "2.13.0"), ("2.14.1", "2.15.0"), ("2.16.0", "2.15.0"),
+])
+def test_a_failed_build_falls_back_to_the_nearest_shipped_release(
+    installed: str, nearest: str, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(snapshot, "installed_torch_version", lambda: installed)
+    monkeypatch.setattr(snapshot, "build", lambda version: (None, "building the trace_rules snapshot failed: boom"))
+    snap = snapshot.load()
+    assert (snap.origin, snap.torch_version.split("+")[0]) == ("shipped", nearest)
+    assert f"torch {installed} unavailable" in snap.notifications[0].message
+    assert f"(torch {nearest})" in snap.notifications[0].message
+
+
+def test_a_section_the_torch_lacks_comes_from_the_nearest_shipped_release(
+    cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build that lost one section (its torch lacks what the section reads) keeps
+    every other section its own; the lost one is taken from a shipped snapshot."""
+    shipped_213 = json.loads((snapshot.SHIPPED_DIR / "torch-2.13.0.json").read_text(encoding="utf-8"))
+    own_functions = {"torch.sin": "TorchInGraphFunctionVariable"}
+    data = shipped_213 | {
+        "torch_version": "2.11.0", "modules": {}, "torch_functions": own_functions,
+        "lost": {"modules": "AttributeError: no MOD_SKIPLIST", "callables.get_skip_reason": "absent"},
+    }
+    target = snapshot.cache_path("2.11.0")
+    target.parent.mkdir(parents=True)
+    target.write_text(json.dumps(data), encoding="utf-8")
+    monkeypatch.setattr(snapshot, "installed_torch_version", lambda: "2.11.0")
+    snap = snapshot.load(allow_build=False)
+    assert (snap.origin, snap.torch_version) == ("cache", "2.11.0")
+    assert snap.data["modules"] == shipped_213["modules"]
+    assert snap.data["torch_functions"] == own_functions
+    [note] = snap.notifications
+    assert "torch 2.11.0 lacks modules (AttributeError: no MOD_SKIPLIST)" in note.message
+    assert "torch 2.13.0" in note.message and "get_skip_reason" not in note.message
+
+
+def test_a_snapshot_that_lost_nothing_says_nothing(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    data = _shipped_data() | {"torch_version": "2.12.0", "lost": {"callables.get_skip_reason": "absent"}}
+    target = snapshot.cache_path("2.12.0")
+    target.parent.mkdir(parents=True)
+    target.write_text(json.dumps(data), encoding="utf-8")
+    monkeypatch.setattr(snapshot, "installed_torch_version", lambda: "2.12.0")
+    assert snapshot.load(allow_build=False).notifications == ()
 
 
 def test_cached_snapshot_is_read_for_its_torch_version(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -82,14 +141,15 @@ def test_failed_build_falls_back_and_is_not_retried_each_run(cache: Path, monkey
     assert attempts == ["9.9.9", "9.9.9"]
 
 
-def test_shipped_snapshot_is_portable_and_small() -> None:
-    path = snapshot.shipped_snapshots()[-1]
+@pytest.mark.parametrize("path", snapshot.shipped_snapshots(), ids=lambda p: p.stem)
+def test_shipped_snapshot_is_portable_and_small(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     assert path.stat().st_size < 600_000
     assert not re.search(r'"/(?:home|root|usr|opt|tmp|Users)/', text), "absolute paths leaked into the snapshot"
     data = json.loads(text)
     assert data["schema"] == snapshot.SCHEMA
-    assert {"torch_functions", "modules", "callables", "tensor_methods", "registry"} <= set(data)
+    assert set(snapshot.SECTIONS) <= set(data) and not data.get("lost")
+    assert data["torch_version"].split("+")[0] == path.stem.removeprefix("torch-")
 
 
 @pytest.mark.torch

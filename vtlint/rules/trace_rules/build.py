@@ -14,6 +14,10 @@ the static pass needs to mirror `torch/_dynamo/trace_rules.py` as data:
   in the order VariableBuilder does;
 - `tensor_methods`: the names of torch.Tensor methods;
 - `registry`: `graph_break_registry.json` (GB id -> Gb_type, explanation, hints).
+- `lost`: the pieces this torch lacks or could not measure (piece -> why). Every
+  section is measured on its own and asks only for what the release provides
+  (`TraceRulesApi`), so torch 2.6 to 2.15 each lose only what they lack; the loader
+  takes a lost section from the nearest shipped snapshot.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ import re
 import sys
 import types
 import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -132,10 +138,11 @@ PROBED_CALLS = {
 _GB_LINK = re.compile(r"gb/gb(\d+)\.html")
 
 
-def probe_calls() -> dict[str, str | None]:
+def probe_calls(lost: dict[str, str]) -> dict[str, str | None]:
     """qualified name -> the GB id of the first break when calling it in compiled
     code, or None when it traces without a break. Names whose module is not
-    installed are left out."""
+    installed are left out, and so are breaks this torch logs without a registry
+    link (releases before the registry): their id is unknown, not "no break"."""
     import torch
     import torch._dynamo
 
@@ -146,29 +153,37 @@ def probe_calls() -> dict[str, str | None]:
             records.append(record.getMessage())
 
     logging.disable(logging.NOTSET)  # build() silenced logging; the breaks are logged at DEBUG
-    torch._logging.set_logs(graph_breaks=True)
     log = logging.getLogger("torch._dynamo.symbolic_convert.__graph_breaks")
-    for handler in list(log.handlers):
-        log.removeHandler(handler)
-    log.addHandler(Capture())
-    log.propagate = False
     out: dict[str, str | None] = {}
-    for name, expr in PROBED_CALLS.items():
-        namespace = _probe_namespace(expr)
-        if namespace is None:
-            continue
-        exec(compile(f"def f(x):\n    r = {expr}\n    return x + 1\n", f"<vtlint-probe {name}>", "exec"), namespace)
-        records.clear()
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                torch.compile(namespace["f"], backend="eager")(torch.ones(2))
-        except Exception:  # the eager call itself failed: nothing to learn
-            continue
-        links = [m.group(1) for m in map(_GB_LINK.search, records) if m]
-        out[name] = f"GB{links[0]}" if links else None
-    torch._logging.set_logs()
-    logging.disable(logging.WARNING)
+    unnamed: list[str] = []
+    try:
+        torch._logging.set_logs(graph_breaks=True)
+        for handler in list(log.handlers):
+            log.removeHandler(handler)
+        log.addHandler(Capture())
+        log.propagate = False
+        for name, expr in PROBED_CALLS.items():
+            namespace = _probe_namespace(expr)
+            if namespace is None:
+                continue
+            exec(compile(f"def f(x):\n    r = {expr}\n    return x + 1\n", f"<vtlint-probe {name}>", "exec"), namespace)
+            records.clear()
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    torch.compile(namespace["f"], backend="eager")(torch.ones(2))
+            except Exception:  # the eager call itself failed: nothing to learn
+                continue
+            links = [m.group(1) for m in map(_GB_LINK.search, records) if m]
+            if records and not links:
+                unnamed.append(name)
+                continue
+            out[name] = f"GB{links[0]}" if links else None
+    finally:
+        torch._logging.set_logs()
+        logging.disable(logging.WARNING)
+    if unnamed:
+        lost["probed_calls.unnamed"] = f"{len(unnamed)} breaks logged without a registry id ({', '.join(unnamed)})"
     return out
 
 
@@ -257,22 +272,75 @@ def c_modules() -> list[str]:
     return sorted(found)
 
 
-def classify(obj: Any) -> tuple[str, str]:
-    """(VariableTracker class, reason) for a callable met while tracing, checked in
-    VariableBuilder's order for a global callable."""
+@dataclass(frozen=True)
+class TraceRulesApi:
+    """The parts of `torch._dynamo.trace_rules` that `classify` asks, as this torch
+    provides them: None where a release lacks one, so only the answer that part gives
+    is lost (torch 2.11 has no `get_skip_reason`: skip reasons then come from
+    `lookup_inner`, every other answer is still measured)."""
+
+    lookup_inner: Callable[..., Any]
+    inner_reasons: bool  # lookup_inner(obj, reasons=set()) says why
+    lookup_callable: Callable[[Any], Any] | None
+    is_numpy: Callable[[Any], bool] | None
+    check_file: Callable[..., Any] | None
+    get_skip_reason: Callable[[Any], str] | None
+    is_reorderable_logging: Callable[[Any], bool] | None
+
+    @classmethod
+    def detect(cls, trace_rules: Any, debugging_variable: Any) -> TraceRulesApi:
+        inner = trace_rules.lookup_inner  # without it nothing is measured: the section is lost
+        return cls(
+            lookup_inner=inner,
+            inner_reasons=_accepts(inner, "reasons"),
+            lookup_callable=getattr(trace_rules, "lookup_callable", None),
+            is_numpy=getattr(trace_rules, "is_numpy", None),
+            check_file=getattr(trace_rules, "check_file", None),
+            get_skip_reason=getattr(trace_rules, "get_skip_reason", None),
+            is_reorderable_logging=getattr(debugging_variable, "is_reorderable_logging_function", None),
+        )
+
+    def lacking(self) -> dict[str, str]:
+        """piece -> what the snapshot loses without it."""
+        effects = {
+            "inner_reasons": "trace_rules.lookup_inner(reasons=): inlining reasons are left empty",
+            "lookup_callable": "trace_rules.lookup_callable: callables are looked up by lookup_inner only",
+            "is_numpy": "trace_rules.is_numpy: numpy functions are classified as plain functions",
+            "check_file": "trace_rules.check_file: classes are not told apart by their file",
+            "get_skip_reason": "trace_rules.get_skip_reason: skip reasons come from lookup_inner",
+            "is_reorderable_logging": "DebuggingVariable.is_reorderable_logging_function: "
+                                      "reorderable logging functions are not recognised",
+        }
+        return {f"callables.{name}": why for name, why in effects.items() if getattr(self, name) in (None, False)}
+
+
+def _accepts(fn: Callable[..., Any], parameter: str) -> bool:
+    try:
+        return parameter in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def detect_api() -> TraceRulesApi:
     from torch._dynamo import trace_rules
     from torch._dynamo.variables.misc import DebuggingVariable
 
-    if DebuggingVariable.is_reorderable_logging_function(obj):
+    return TraceRulesApi.detect(trace_rules, DebuggingVariable)
+
+
+def classify(obj: Any, api: TraceRulesApi) -> tuple[str, str]:
+    """(VariableTracker class, reason) for a callable met while tracing, checked in
+    VariableBuilder's order for a global callable."""
+    if api.is_reorderable_logging is not None and api.is_reorderable_logging(obj):
         return "DebuggingVariable", "reorderable logging function"
-    if trace_rules.is_numpy(obj):
+    if api.is_numpy is not None and api.is_numpy(obj):
         return "NumpyVariable", "numpy function traced as torch ops (trace_numpy)"
-    rule = trace_rules.lookup_callable(obj)
+    rule = api.lookup_callable(obj) if api.lookup_callable is not None else None
     if rule is not None:
         return rule.__name__, "lookup_callable"
-    if inspect.isclass(obj):
+    if inspect.isclass(obj) and api.check_file is not None:
         try:
-            where = trace_rules.check_file(inspect.getfile(obj), is_inlined_call=True)
+            where = api.check_file(inspect.getfile(obj), is_inlined_call=True)
         except TypeError:  # a C type: its methods cannot be traced into
             return "UserDefinedClassVariable", "C type"
         return "UserDefinedClassVariable", ("class in a skipped file: " if where.skipped else "class: ") + (where.reason or "")
@@ -285,11 +353,11 @@ def classify(obj: Any) -> tuple[str, str]:
         ):
             return "UserDefinedObjectVariable", f"callable object of C type {type(obj).__name__}"
     reasons: set[str] = set()
-    rule = trace_rules.lookup_inner(obj, reasons=reasons)
+    rule = api.lookup_inner(obj, reasons=reasons) if api.inner_reasons else api.lookup_inner(obj)
     name = _class_name(rule) or "SkipFunctionVariable"
-    if name == "SkipFunctionVariable":
-        return name, trace_rules.get_skip_reason(obj)
-    return name, reasons.pop() if reasons else ""
+    if name == "SkipFunctionVariable" and api.get_skip_reason is not None:
+        return name, api.get_skip_reason(obj)
+    return name, min(reasons) if reasons else ""
 
 
 _PATH = re.compile(r"/[^\s()]*?/(?:site-packages|dist-packages|lib/python\d+\.\d+)/")
@@ -310,9 +378,10 @@ def _public_callables(module: types.ModuleType) -> dict[str, Any]:
     return found
 
 
-def measure_callables(modules: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+def measure_callables(modules: tuple[str, ...], api: TraceRulesApi, lost: dict[str, str]) -> dict[str, dict[str, Any]]:
     """module -> {"default": [vt, reason], "names": {name: [vt, reason]}} with the most
-    common answer as the default, to keep the snapshot small."""
+    common answer as the default, to keep the snapshot small. A callable this torch
+    cannot classify is left out (and named in `lost`), not the module."""
     out: dict[str, dict[str, Any]] = {}
     for modname in modules:
         try:
@@ -320,14 +389,26 @@ def measure_callables(modules: tuple[str, ...]) -> dict[str, dict[str, Any]]:
         except Exception:  # not installed, or broken: nothing to measure
             continue
         answers = {}
+        failed: dict[str, str] = {}
         for name, value in sorted(_public_callables(module).items()):
-            vt, why = classify(value)
+            try:
+                vt, why = classify(value, api)
+            except Exception as exc:  # this release's trace_rules trips on it: lose this one answer
+                failed[name] = _why(exc)
+                continue
             answers[name] = [vt, _portable(why)]
+        if failed:
+            lost[f"callables.{modname}"] = f"{len(failed)} unmeasured ({', '.join(sorted(failed))}): " + next(
+                iter(failed.values()))
         if modname == "logging":
             for method in LOGGER_METHODS:
                 answers[f"Logger.{method}"] = ["LoggingLoggerVariable", "logging.Logger method"]
         out[modname] = _compress(answers)
     return out
+
+
+def _why(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}".strip()
 
 
 def _compress(answers: dict[str, list[str]]) -> dict[str, Any]:
@@ -371,21 +452,41 @@ def registry() -> dict[str, Any]:
     return out
 
 
+def _callables(lost: dict[str, str]) -> dict[str, dict[str, Any]]:
+    api = detect_api()
+    lost.update(api.lacking())
+    return measure_callables(STDLIB_MODULES + THIRDPARTY_MODULES, api, lost)
+
+
+# Each section of the snapshot, measured on its own: (key, measure, what it is when lost).
+MEASURES: tuple[tuple[str, Callable[[dict[str, str]], Any], Callable[[], Any]], ...] = (
+    ("torch_functions", lambda lost: torch_functions(), dict),
+    ("modules", lambda lost: module_lists(), dict),
+    ("callables", _callables, dict),
+    ("tensor_methods", lambda lost: tensor_methods(), list),
+    ("probed_calls", probe_calls, dict),
+    ("registry", lambda lost: registry(), dict),
+)
+
+
 def build() -> dict[str, Any]:
     logging.disable(logging.WARNING)  # importing numpy/scipy under torch can be chatty
     import torch  # noqa: F401  (the snapshot describes this torch)
 
-    return {
+    data: dict[str, Any] = {
         "schema": SCHEMA,
         "torch_version": metadata.version("torch"),
         "python": ".".join(map(str, sys.version_info[:2])),
-        "torch_functions": torch_functions(),
-        "modules": module_lists(),
-        "callables": measure_callables(STDLIB_MODULES + THIRDPARTY_MODULES),
-        "tensor_methods": tensor_methods(),
-        "probed_calls": probe_calls(),
-        "registry": registry(),
     }
+    lost: dict[str, str] = {}
+    for key, measure, empty in MEASURES:
+        try:
+            data[key] = measure(lost)
+        except Exception as exc:  # this torch lacks what the section reads: lose it, keep the rest
+            lost[key] = _why(exc)
+            data[key] = empty()
+    data["lost"] = lost
+    return data
 
 
 def main(argv: list[str]) -> int:

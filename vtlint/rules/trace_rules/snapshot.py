@@ -1,10 +1,11 @@
 """The trace_rules snapshot: what `torch/_dynamo/trace_rules.py` and the graph-break
 registry of the installed torch say, as JSON.
 
-Built once per torch version by `python -m vtlint.rules.trace_rules.build` in a
+Built once per torch version by `vtlint.rules.trace_rules.build` in an isolated
 subprocess (it imports torch), cached in the user cache folder, and loaded here in
 milliseconds without importing torch. Without torch, or when the build fails, the
-snapshot shipped in the package is used and a Notification says so."""
+shipped snapshot nearest the installed torch is used and a Notification says so; a
+section the installed torch could not give is taken from it too."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import metadata
@@ -23,8 +25,28 @@ import platformdirs
 from vtlint.findings import Level, Notification
 
 SCHEMA = 3  # bump when the snapshot format or the measurements change
+SECTIONS = ("torch_functions", "modules", "callables", "tensor_methods", "probed_calls", "registry")
 SHIPPED_DIR = Path(__file__).parent / "snapshots"
+PACKAGE_DIR = Path(__file__).resolve().parents[2]  # the running vtlint package, which the build imports
 BUILD_TIMEOUT_S = 300.0
+# The build runs as `python -I -c BOOTSTRAP`: no current folder, script folder, PYTHON*
+# variable or user site on sys.path, so nothing in the scanned tree is imported. It loads
+# this very vtlint package by its path, whether or not site-packages holds it.
+BOOTSTRAP = """\
+import importlib.util, os, sys
+package, target = sys.argv[1], sys.argv[2]
+spec = importlib.util.spec_from_file_location(
+    "vtlint", os.path.join(package, "__init__.py"), submodule_search_locations=[package])
+sys.modules["vtlint"] = module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+from vtlint.rules.trace_rules.build import main
+sys.exit(main([sys.argv[0], target]))
+"""
+# What the build keeps from the environment: where programs and (CUDA) libraries are, a
+# home and temp folder, the locale. TORCH*/TORCHDYNAMO_* knobs stay out: the snapshot
+# describes torch's defaults, not this shell's.
+BUILD_ENV = ("PATH", "HOME", "USERPROFILE", "SYSTEMROOT", "TMPDIR", "TEMP", "TMP", "LANG", "LC_ALL", "LC_CTYPE",
+             "LD_LIBRARY_PATH", "CUDA_HOME", "CUDA_PATH")
 
 
 @dataclass(frozen=True)
@@ -72,15 +94,25 @@ def _read(path: Path) -> dict[str, Any] | None:
     return data if isinstance(data, dict) and data.get("schema") == SCHEMA else None
 
 
+def build_command(target: Path) -> list[str]:
+    return [sys.executable, "-I", "-c", BOOTSTRAP, str(PACKAGE_DIR), str(target)]
+
+
+def build_env() -> dict[str, str]:
+    return {name: os.environ[name] for name in BUILD_ENV if name in os.environ}
+
+
 def build(torch_version: str, timeout: float = BUILD_TIMEOUT_S) -> tuple[Path | None, str]:
-    """Run the build script with this interpreter; (cache file, "") or (None, why)."""
-    target = cache_path(torch_version)
+    """Run the build with this interpreter, isolated from the current folder and
+    environment; (cache file, "") or (None, why)."""
+    target = cache_path(torch_version).resolve()
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "vtlint.rules.trace_rules.build", str(target)],
-            capture_output=True, text=True, timeout=timeout, check=False,
-        )
+        with tempfile.TemporaryDirectory(prefix="vtlint-snapshot-") as neutral:
+            proc = subprocess.run(
+                build_command(target), cwd=neutral, env=build_env(),
+                capture_output=True, text=True, timeout=timeout, check=False,
+            )
     except subprocess.TimeoutExpired:
         return None, f"building the trace_rules snapshot timed out after {timeout:.0f} s"
     except OSError as exc:
@@ -91,32 +123,69 @@ def build(torch_version: str, timeout: float = BUILD_TIMEOUT_S) -> tuple[Path | 
     return target, ""
 
 
-def _shipped(notes: list[Notification]) -> Snapshot:
-    candidates = shipped_snapshots()
-    if not candidates:
-        raise RuntimeError("vtlint is installed without its shipped trace_rules snapshot")
-    path = candidates[-1]
+def _shipped(notes: list[Notification], near: str | None = None) -> Snapshot:
+    """The shipped snapshot nearest torch `near` (the newest without one)."""
+    path = _nearest_shipped(near)
     data = _read(path)
     if data is None:
         raise RuntimeError(f"the shipped trace_rules snapshot {path.name} is unreadable")
     return Snapshot(data, "shipped", path, tuple(notes))
 
 
+def _nearest_shipped(version: str | None) -> Path:
+    candidates = shipped_snapshots()
+    if not candidates:
+        raise RuntimeError("vtlint is installed without its shipped trace_rules snapshot")
+    if version is None:
+        return candidates[-1]
+    wanted = _version_key(version)[:2]
+
+    def distance(path: Path) -> tuple[int, int]:
+        major, minor = _version_key(path.stem.removeprefix("torch-"))[:2]
+        return abs(major - wanted[0]) * 1000 + abs(minor - wanted[1]), -minor  # a tie goes to the newer
+
+    return min(candidates, key=distance)
+
+
+def _shipped_label(path: Path) -> str:
+    return path.stem.removeprefix("torch-")
+
+
+def _own(data: dict[str, Any], origin: str, path: Path, version: str) -> Snapshot:
+    """A snapshot of the installed torch; a section it lost (its torch lacks what that
+    section reads) comes from the nearest shipped snapshot, and a Notification says so."""
+    lost_sections = [key for key in SECTIONS if key in data.get("lost", {})]
+    if not lost_sections:
+        return Snapshot(data, origin, path)
+    donor = _nearest_shipped(version)
+    donor_data = _read(donor) or {}
+    filled = data | {key: donor_data.get(key, data[key]) for key in lost_sections}
+    note = Notification(
+        "config",
+        f"the trace_rules snapshot of torch {version} lacks {', '.join(lost_sections)} "
+        f"({'; '.join(data['lost'][key] for key in lost_sections)}); those follow the snapshot shipped with "
+        f"vtlint (torch {_shipped_label(donor)}), the rest is torch {version}'s own.",
+        Level.WARNING,
+    )
+    return Snapshot(filled, origin, path, (note,))
+
+
 def load(*, allow_build: bool = True) -> Snapshot:
     """The snapshot for the installed torch: cached, else built (once per torch
-    version, in a subprocess), else the shipped one with a Notification."""
+    version, in a subprocess), else the nearest shipped one with a Notification."""
     version = installed_torch_version()
     if version is None:
+        newest = _nearest_shipped(None)
         return _shipped([Notification(
             "config",
             "torch is not installed: graph-break predictions follow the trace_rules snapshot shipped "
-            f"with vtlint (torch {_shipped_version()}); install torch to follow your own.",
+            f"with vtlint (torch {_shipped_label(newest)}); install torch to follow your own.",
             Level.WARNING,
         )])
     cached = cache_path(version)
     data = _read(cached)
     if data is not None and data.get("torch_version") == version:
-        return Snapshot(data, "cache", cached)
+        return _own(data, "cache", cached, version)
     shipped = _shipped_for(version)
     if shipped is not None:  # built from this very torch release: nothing to build
         return shipped
@@ -128,14 +197,14 @@ def load(*, allow_build: bool = True) -> Snapshot:
         built, why = build(version)
         data = _read(built) if built else None
         if data is not None:
-            return Snapshot(data, "built", built)  # type: ignore[arg-type]
+            return _own(data, "built", built, version)  # type: ignore[arg-type]
         _remember_failure(failed, why)
     return _shipped([Notification(
         "config",
         f"trace_rules snapshot for torch {version} unavailable ({why}); graph-break predictions follow "
-        f"the snapshot shipped with vtlint (torch {_shipped_version()}).",
+        f"the snapshot shipped with vtlint (torch {_shipped_label(_nearest_shipped(version))}).",
         Level.WARNING,
-    )])
+    )], near=version)
 
 
 def _release(version: str) -> str:
@@ -161,11 +230,6 @@ def _remember_failure(path: Path, why: str) -> None:
         path.write_text(why + "\n", encoding="utf-8")
     except OSError:  # a read-only cache: the next run simply tries again
         pass
-
-
-def _shipped_version() -> str:
-    candidates = shipped_snapshots()
-    return candidates[-1].stem.removeprefix("torch-") if candidates else "none"
 
 
 @cache
