@@ -54,7 +54,7 @@ class Paths:
             return om.ArtifactLocation(uri=quote(inside, safe="/"), uri_base_id=SITE_PACKAGES)
         relative = self.repo_relative(display)
         if relative is not None:
-            return om.ArtifactLocation(uri=quote(relative, safe="/"), uri_base_id=SRCROOT)
+            return om.ArtifactLocation(uri=quote(relative, safe="/", errors="surrogateescape"), uri_base_id=SRCROOT)
         absolute = Path(display) if Path(display).is_absolute() else self.root / display
         return om.ArtifactLocation(uri=Path(posixpath.normpath(absolute.as_posix())).as_uri())
 
