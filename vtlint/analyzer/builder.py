@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vtlint.analyzer import values as V
-from vtlint.analyzer.sources import DictKeysSource, Source
+from vtlint.analyzer.sources import AttrSource, DictKeysSource, Source
 from vtlint.analyzer.values import Value
 from vtlint.config import DynamoSettings
 
@@ -115,6 +115,9 @@ class VariableBuilder:
         if module_int:
             detail["nn_module_attribute"] = True
             detail["static"] = static
+        if value.owner is not None and isinstance(source, AttrSource):
+            detail["owner"] = value.owner  # the class whose methods may assign it (recompiles)
+            detail["attribute"] = source.member
         return Guard(source, V.CONST, kind, text, _repr(value), value.confidence if value.known else "medium", detail)
 
     @staticmethod

@@ -17,6 +17,10 @@ from vtlint.analyzer.summary import ClassSummary, FunctionSummary, ModuleSummary
 
 # Packages whose functions trace_rules decides on (graph nodes, skips): never inlined from source.
 NOT_INLINED_ROOTS = ("torch", "builtins", "typing", "functools", "itertools", "collections", "abc", "enum", "dataclasses")
+# ... except torch.nn's built-in modules, whose `__init__` and `forward` Dynamo runs and inlines
+# (inline_inbuilt_nn_modules); torch.nn.Module itself stays an external base.
+TORCH_NN_MODULES = "torch.nn.modules"
+_TORCH_NN_BASE = "torch.nn.modules.module"
 
 
 @dataclass
@@ -144,11 +148,15 @@ class Project:
                 return summary, ".".join(parts[cut:])
         return None
 
+    def library_module(self, name: str) -> ModuleSummary | None:
+        return self._library_module(name.split("."))
+
     def _library_module(self, parts: list[str]) -> ModuleSummary | None:
         """An installed package's module, summarised from its source on disk."""
-        if not parts or parts[0] in NOT_INLINED_ROOTS or parts[0] in sys.stdlib_module_names:
-            return None
         name = ".".join(parts)
+        torch_nn = (name == TORCH_NN_MODULES or name.startswith(TORCH_NN_MODULES + ".")) and name != _TORCH_NN_BASE
+        if not parts or (parts[0] in NOT_INLINED_ROOTS and not torch_nn) or parts[0] in sys.stdlib_module_names:
+            return None
         if name in self._library:
             return self._library[name]
         found: ModuleSummary | None = None
@@ -215,6 +223,9 @@ class Project:
     def qualify(self, summary: ModuleSummary, name: str) -> str:
         """A name as written in `summary` (already import-resolved) -> a project-wide dotted name."""
         head = name.split(".")[0]
-        if head in summary.functions or head in summary.classes or head in summary.globals:
+        local = head in summary.functions or head in summary.classes
+        # a module-level variable, unless the name is a module's (`model = Net()` beside `from model import Net`)
+        local = local or (head in summary.globals and self.split(name) is None)
+        if local:
             return f"{summary.module}.{name}" if summary.module else name
         return name

@@ -413,6 +413,7 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
     env = entry_env(walker, parsed, spec, fn, calls)
     cls = f"{parsed.summary.module}.{spec.qualname.rpartition('.')[0]}" if "." in spec.qualname else None
     events = _walk_frame(walker, Act(parsed, spec.qualname, env, cls=cls), fn, entry, prediction)
+    _scan_walked(project, events, facts)
     recompiles = predict_recompiles(project, spec, settings, events, calls, facts, entry)
     compiles = _compiles(recompiles, calls, settings)
     for event in events:
@@ -423,6 +424,21 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
             event.detail["compiles"] = compiles
     prediction.events.extend(_dedupe(events + recompiles))
     _walk_callee_frames(project, settings, walker.callee_frames, prediction, depth=0)
+
+
+def _scan_walked(project: Project, events: list[Event], facts: dict[str, ModuleFacts]) -> None:
+    """The assignments of every project module the walk entered (`self.calls += 1` in a
+    submodule's forward): their mutations make the guards read there fail."""
+    for event in events:
+        display = event.callee.rpartition(":")[0] if event.action is Action.INLINE and event.callee else None
+        if not display or display in facts or display not in project.texts or project.is_library(display):
+            continue
+        parsed = project.parsed(display)
+        if parsed is not None:
+            try:
+                facts[display] = scan(parsed, with_entries=False)
+            except RecursionError:
+                continue
 
 
 def _compiles(recompiles: list[Event], calls: list[Any], settings: DynamoSettings) -> int:

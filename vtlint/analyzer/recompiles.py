@@ -37,6 +37,8 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
         params = params[1:]
     defaults = {p.name.value: p.default for p in [*fn.params.params, *fn.params.kwonly_params] if p.default is not None}
     mutations = [m for f in facts.values() for m in f.mutations]
+    # the functions this entry's graph traces: the entry and every call it inlines
+    walked = {entry} | {e.callee for e in events if e.action is Action.INLINE and e.callee}
     for wrap in events:
         if wrap.action is not Action.WRAP or wrap.guard_kind not in VALUE_GUARDS or not wrap.source:
             continue
@@ -44,13 +46,13 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
         if root is None:
             continue
         kind, name = root
-        if kind == "L" and name == "self" and path and wrap.detail.get("nn_module_attribute"):
-            out += _module_attribute(spec, settings, wrap, path, mutations, project, entry)
+        if wrap.detail.get("nn_module_attribute") and wrap.detail.get("owner"):
+            out += _module_attribute(spec, settings, wrap, mutations, project, entry, walked)
         elif kind == "L" and name in params and calls:
             out += _changed_arguments(wrap, calls, params.index(name), name, path, settings, entry)
         if kind == "G" or (kind == "L" and name in defaults and not path == []):
             out += _mutated_globals(project, spec, wrap, kind, name, path, defaults, mutations, entry, settings)
-    return out
+    return _fold_instances(out)
 
 
 def _split_source(source: str) -> tuple[tuple[str, str] | None, list[Any]]:
@@ -157,26 +159,26 @@ def _mutated_globals(project: Project, spec: EntrySpec, wrap: Event, kind: str, 
     return out
 
 
-def _module_attribute(spec: EntrySpec, settings: DynamoSettings, wrap: Event, path: list[Any],
-                      mutations: list[Mutation], project: Project, entry: str) -> list[Event]:
-    """`self.step += 1`: nn.Module int attributes stay static, so each new value recompiles."""
-    summary = project.summaries[spec.display]
-    owner = spec.qualname.rpartition(".")[0]
-    cls = summary.classes.get(owner)
-    if cls is None or len(path) != 1:
+def _module_attribute(spec: EntrySpec, settings: DynamoSettings, wrap: Event, mutations: list[Mutation],
+                      project: Project, entry: str, walked: set[str]) -> list[Event]:
+    """`self.step += 1` in a method of the module's class (or a base): nn.Module int attributes
+    stay static, so each new value recompiles; every call when the traced code itself assigns it."""
+    found = project.klass(wrap.detail["owner"])
+    if found is None:
         return []
-    classes = {c.qualname for _, c in project.mro(summary, cls)}
+    classes = {(m.display, c.qualname) for m, c in project.mro(*found)}
     out = []
     for mutation in mutations:
-        if mutation.target != f"self.{path[0]}" or (mutation.cls or "") not in classes:
+        if mutation.target != f"self.{wrap.detail['attribute']}" or (mutation.site.display, mutation.cls) not in classes:
             continue
         if (mutation.function or "").endswith(".__init__"):
             continue
-        in_forward = mutation.function == spec.qualname
+        in_forward = f"{mutation.site.display}:{mutation.function}" in walked
         limit = settings.recompile_limit
         if not wrap.detail.get("static", True):  # allow_unspec_int_on_nn_module: an int like any other
             why, remedy, once = _consequence(Value(V.CONST, pytype="int"), settings, wrap.source or "")
-            out.append(_event(wrap, mutation.site, entry, f"assigns a new value: {why}", remedy, {"once": once}, []))
+            out.append(_event(wrap, mutation.site, entry, f"assigns a new value: {why}", remedy,
+                              {"once": once, "attribute_of": wrap.detail["owner"]}, []))
             continue
         why = (f"{wrap.source} is an int attribute of an nn.Module, which torch.compile treats as static: "
                + (f"this assignment changes it on every call, so every call recompiles until recompile_limit "
@@ -184,5 +186,23 @@ def _module_attribute(spec: EntrySpec, settings: DynamoSettings, wrap: Event, pa
                   if in_forward else "each new value recompiles the frame"))
         remedy = ("set torch._dynamo.config.allow_unspec_int_on_nn_module = True, or keep the counter in a tensor "
                   "buffer (self.register_buffer('step', torch.zeros((), dtype=torch.long)))")
-        out.append(_event(wrap, mutation.site, entry, why, remedy, {"every_call": in_forward}, []))
+        out.append(_event(wrap, mutation.site, entry, why, remedy,
+                          {"every_call": in_forward, "attribute_of": wrap.detail["owner"]}, []))
+    return out
+
+
+def _fold_instances(events: list[Event]) -> list[Event]:
+    """One assignment (`self.calls += 1` in Block.forward) fails the guard of every instance
+    the graph read (`..._modules['0'].calls`, `..._modules['1'].calls`): Dynamo reports the
+    first failing guard, and so does one finding, naming the others."""
+    out: list[Event] = []
+    firsts: dict[tuple[Any, ...], Event] = {}
+    for event in events:
+        key = (event.location, event.detail.get("attribute_of"))
+        if event.detail.get("attribute_of") is None or key not in firsts:
+            firsts[key] = event
+            out.append(event)
+        else:
+            first = firsts[key]
+            first.detail.setdefault("also_sources", []).append(event.source)
     return out

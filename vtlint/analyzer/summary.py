@@ -140,7 +140,13 @@ def literal(node: cst.BaseExpression, imports: dict[str, str]) -> Value:
         return Value(V.DICT, keys=keys, items=items)
     if isinstance(node, cst.Call):
         name = dotted(node.func)
-        return Value(V.CALL, ref=resolve(name, imports)) if name else V.unknown()
+        if not name:
+            return V.unknown()
+        args = [literal(a.value, imports) for a in node.args if a.keyword is None and not a.star]
+        kwargs = {a.keyword.value: literal(a.value, imports) for a in node.args if a.keyword is not None}
+        if any(a.star for a in node.args):
+            args = None  # a spread: the positions are unknown
+        return Value(V.CALL, ref=resolve(name, imports), items=args, attrs=kwargs)
     name = dotted(node)
     if name is not None:
         return Value(V.NAME, ref=resolve(name, imports))

@@ -42,7 +42,7 @@ NN_MODULE = "NNModuleVariable"
 ENUM = "EnumVariable"
 LIB = "LibraryValue"  # a dotted name outside the project: torch.sin, time.time, a module
 RANGE = "RangeVariable"
-CALL = "CallResult"  # summary-only: the result of calling `ref` at module level
+CALL = "CallResult"  # summary-only: `ref(*items, **attrs)` written at module level (items None: a spread)
 NAME = "NameRef"  # summary-only: another global's name
 UNKNOWN = "Unknown"
 
@@ -62,6 +62,7 @@ class Value:
     confidence: str = "high"
     origin: tuple[str, int] | None = None  # (display path, line) where a literal was written
     bound_self: Value | None = None  # a method bound to its instance
+    owner: str | None = None  # an instance attribute: its object's class (who may assign it)
 
     def with_(self, **changes: Any) -> Value:
         return replace(self, **changes)

@@ -23,6 +23,7 @@ from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
 from vtlint.analyzer.builder import Guard, VariableBuilder
 from vtlint.analyzer.index import Parsed, Project
+from vtlint.analyzer.objects import ObjectModel, children, container_kind
 from vtlint.analyzer.sources import (AttrSource, GlobalSource, ImportedModuleSource, LocalSource, ModuleChildSource,
                                      NNModuleSource, Source, TypeAttrSource, attr_source, item_source)
 from vtlint.analyzer.summary import ClassSummary, ModuleSummary, dotted
@@ -154,6 +155,8 @@ class Walker:
         self.events: list[Event] = []
         self.frame = Frame(fn_name)
         self.builder = VariableBuilder(settings)
+        self.objects = ObjectModel(self)
+        self.constructing = 0  # inside an `__init__` run for an object built before tracing: no events
         self.frames: list[Frame] = [self.frame]
         self.breaks = 0
         self.steps = 0
@@ -173,6 +176,8 @@ class Walker:
         return Location(act.display, line, col, end_line, end_col)
 
     def emit(self, action: Action, act: Act, node: cst.CSTNode, **fields: Any) -> Event | None:
+        if self.constructing:
+            return None
         location, chain = self.loc(act, node), act.chain
         if self.project.is_library(act.display):
             # inside an installed package: reported at the innermost line of the user's code
@@ -198,7 +203,7 @@ class Walker:
         self._install(self.builder.key_order(value), act, node)
 
     def _install(self, guard: Guard | None, act: Act, node: cst.CSTNode) -> None:
-        if guard is None or guard.key in self.frame.guarded:
+        if guard is None or self.constructing or guard.key in self.frame.guarded:
             return
         self.frame.guarded.add(guard.key)
         detail = dict(guard.detail)
@@ -208,6 +213,8 @@ class Walker:
 
     def graph_break(self, act: Act, node: cst.CSTNode, decision: breaks.Decision, what: str) -> None:
         """Record the break, then unwind to the frame that owns the statement."""
+        if self.constructing:
+            return  # an object built before tracing: its `__init__` runs eagerly, nothing breaks
         in_loop = act.loops > 0 or any(r.message.startswith("in a loop") for r in act.chain)
         detail: dict[str, Any] = {"reason": decision.reason, "what": what}
         skipped = in_loop or decision.skips_frame or self.in_try > 0
@@ -862,7 +869,24 @@ class Walker:
             return [V.const(k) for k in value.keys] if value.keys is not None else None
         if value.kind == V.RANGE:
             return [V.const(i) for i in value.value] if value.known else None
+        if value.kind == V.NN_MODULE and container_kind(value.ref):
+            found = children(value)
+            if found is not None and value.keys is not None:  # a ModuleDict iterates its keys
+                return [V.const(k) for k in value.keys]
+            return found
         return None
+
+    @staticmethod
+    def _container_item(base: Value, index: Value) -> Value:
+        """`self.layers[0]`, `self.heads['cls']`: the child module with its `_modules` Source."""
+        found = children(base)
+        if found is None or not index.known:
+            return V.unknown()
+        if base.keys is not None:
+            return found[base.keys.index(index.value)] if index.value in base.keys else V.unknown()
+        if isinstance(index.value, int) and -len(found) <= index.value < len(found):
+            return found[index.value]
+        return V.unknown()
 
     def _element(self, container: Value, index: int, item: Value) -> Value:
         source = item_source(container.source, index)
@@ -877,6 +901,8 @@ class Walker:
                 if decision.action == "graph-break":
                     self.graph_break(act, node, decision, "boolean mask")
             return Value(V.TENSOR)
+        if base.kind == V.NN_MODULE and container_kind(base.ref):
+            return self._container_item(base, index)
         if base.kind in (V.LIST, V.TUPLE):
             self.length_check(base, act, node)
             self.use(index, act, node)
@@ -952,7 +978,12 @@ class Walker:
                 return _resource(value, source)
             return _resource(self.dotted_value(lit.ref, None), source)
         if lit.kind == V.CALL and lit.ref:
-            return self.construct(self.project.qualify(summary, lit.ref), source)
+            ref = self.project.qualify(summary, lit.ref)
+            if lit.items is None or not (self.project.klass(ref) or _is_torch_nn_class(ref)):
+                return self.construct(ref, source)
+            args = [self.materialize(a, summary, None, act) for a in lit.items]
+            kwargs = {k: self.materialize(a, summary, None, act) for k, a in lit.attrs.items()}
+            return self.objects.instantiate(ref, args, kwargs, source)
         return lit.with_(source=source) if lit.kind != V.UNKNOWN else V.unknown()
 
     def construct(self, callee: str, source: Source | None) -> Value:
@@ -1028,7 +1059,7 @@ class Walker:
             if value.kind == V.NN_MODULE:
                 return value.with_(source=ModuleChildSource(base.source, name))
             owner = NNModuleSource(base.source) if is_module and not base.source.is_nn_module() else base.source
-            return value.with_(source=AttrSource(owner, name))
+            return value.with_(source=AttrSource(owner, name), owner=base.ref)
         for mod, klass in self.project.mro(summary, cls):
             if name in klass.methods:
                 ref = f"{mod.module}.{klass.qualname}.{name}" if mod.module else f"{klass.qualname}.{name}"
@@ -1038,6 +1069,8 @@ class Walker:
                 if base.source and value.kind in (V.CONST, V.LIST, V.TUPLE, V.DICT):
                     value = value.with_(source=TypeAttrSource(base.source, name))
                 return value
+        if is_module and name in _MODULE_METHODS:
+            return Value(V.LIB, ref=f"torch.nn.Module.{name}", bound_self=base)
         return Value(V.UNKNOWN, source=attr_source(base.source, name), confidence="low")
 
     def _class_attr(self, base: Value, name: str) -> Value:
@@ -1072,6 +1105,11 @@ class Walker:
             call = self._instance_attr(func, "__call__")
             if call.kind == V.FUNC:
                 return self.call_user(call, args, kwargs, act, node)
+        if func.kind == V.LIB and func.ref and func.bound_self is not None and func.bound_self.kind == V.NN_MODULE \
+                and func.ref.rpartition(".")[2] in _MODULE_METHODS:
+            return self.module_method(func, args, act, node)
+        if func.kind == V.LIB and func.ref and _is_torch_nn_class(func.ref):
+            return self.objects.instantiate(func.ref, args, kwargs, None)
         if func.kind == V.LIB and func.ref:
             return self.call_library(func, args, kwargs, act, node)
         if func.kind == V.UNKNOWN and func.ref and func.bound_self is not None:
@@ -1199,22 +1237,66 @@ class Walker:
         return Value(V.LIST if name != "tuple" else V.TUPLE, items=list(first))
 
     def instantiate(self, ref: str, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
-        value = self.construct(ref, None)
+        """A class called in the frame. A plain object's `__init__` is traced (inlined, its
+        reads guarded); an nn.Module's is built as the object model builds it."""
         found = self.project.klass(ref)
-        if found is not None and value.kind == V.OBJECT:
-            summary, cls = found
-            init = next(((m, k) for m, k in self.project.mro(summary, cls) if "__init__" in k.methods), None)
-            if init is not None:
-                mod, klass = init
-                init_ref = f"{mod.module}.{klass.qualname}.__init__" if mod.module else f"{klass.qualname}.__init__"
-                self.call_user(Value(V.FUNC, ref=init_ref, bound_self=value), args, kwargs, act, node)
-            elif _is_dataclass(cls):
-                fields = list(cls.class_attrs)
-                for name, arg in [*zip(fields, args), *kwargs.items()]:
-                    value.attrs[name] = arg.with_(source=None)
+        if found is None or self.project.is_nn_module(*found):
+            return self.objects.instantiate(ref, args, kwargs, None)
+        summary, cls = found
+        value = Value(V.OBJECT, ref=f"{summary.module}.{cls.qualname}" if summary.module else cls.qualname,
+                      attrs=self.instance_attrs(summary, cls))
+        init = self._init_of(summary, cls)
+        if init is not None:
+            self.call_user(Value(V.FUNC, ref=init, bound_self=value), args, kwargs, act, node)
+        elif _is_dataclass(cls):
+            self._dataclass_fields(value, cls, args, kwargs)
         return value
 
+    def _init_of(self, summary: ModuleSummary, cls: ClassSummary) -> str | None:
+        for mod, klass in self.project.mro(summary, cls):
+            if "__init__" in klass.methods:
+                return f"{mod.module}.{klass.qualname}.__init__" if mod.module else f"{klass.qualname}.__init__"
+        return None
+
+    @staticmethod
+    def _dataclass_fields(value: Value, cls: ClassSummary, args: list[Value], kwargs: dict[str, Value]) -> None:
+        for name, arg in [*zip(cls.class_attrs, args), *kwargs.items()]:
+            value.attrs[name] = arg.with_(source=None)
+
+    def run_init(self, value: Value, summary: ModuleSummary, cls: ClassSummary, args: list[Value],
+                 kwargs: dict[str, Value]) -> None:
+        """`__init__` of an object built outside the traced frame, walked in construction
+        mode: its stores fill `value.attrs`; no guard, break or graph op is recorded."""
+        init = self._init_of(summary, cls)
+        if init is None:
+            if _is_dataclass(cls):
+                self._dataclass_fields(value, cls, args, kwargs)
+            return
+        parsed = self.project.parsed(summary.display)
+        node = parsed.classes.get(cls.qualname) if parsed is not None else None
+        if parsed is None or node is None:
+            return
+        self.constructing += 1
+        graph_ops = self.frame.graph_ops
+        try:
+            self.call_user(Value(V.FUNC, ref=init, bound_self=value), args, dict(kwargs),
+                           Act(parsed, cls.qualname, {}), node)
+        except (_Return, _InlinedBreak, _FrameSkipped, _LoopBreak, _LoopContinue, _Raised):
+            pass
+        finally:
+            self.constructing -= 1
+            self.frame.graph_ops = graph_ops
+
     def call_module(self, module: Value, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
+        """`self.block(x)`: nn.Module.__call__ runs `forward`, which Dynamo inlines, torch.nn's
+        built-ins included (inline_inbuilt_nn_modules)."""
+        if container_kind(module.ref) == "Sequential":
+            found = children(module)
+            if found is not None and args:
+                out = args[0]
+                for layer in found:
+                    out = self.call(layer, [out], {}, act, node)
+                return out
         if module.ref and self.project.klass(module.ref):
             forward = self._instance_attr(module, "forward")
             if forward.kind == V.FUNC:
@@ -1223,6 +1305,35 @@ class Walker:
             self.use(value, act, node)
         self.frame.graph_ops += 1
         return Value(V.TENSOR)
+
+    def module_method(self, func: Value, args: list[Value], act: Act, node: cst.Call) -> Value:
+        """nn.Module's own methods that build the module tree (`register_buffer`, `add_module`,
+        `ModuleList.append`, ...): they change `_modules` / attributes, not the graph."""
+        owner, method = func.bound_self, (func.ref or "").rpartition(".")[2]
+        assert owner is not None
+        named = args[0].value if args and args[0].known and isinstance(args[0].value, str) else None
+        if method in ("register_buffer", "register_parameter", "add_module", "register_module"):
+            if named is not None and len(args) > 1:
+                owner.attrs[named] = args[1].with_(source=None)
+        elif method in ("append", "extend", "insert") and owner.items is not None:
+            if method == "append" and args:
+                owner.items = [*owner.items, args[0]]
+            elif method == "extend" and args and args[0].kind in (V.LIST, V.TUPLE, V.NN_MODULE):
+                owner.items = [*owner.items, *args[0].items] if args[0].items is not None else None
+            else:
+                owner.items = None
+        elif method == "update" and owner.keys is not None and args and args[0].kind == V.DICT:
+            if args[0].keys is not None and args[0].items is not None and owner.items is not None:
+                owner.keys, owner.items = [*owner.keys, *args[0].keys], [*owner.items, *args[0].items]
+        elif method in ("keys", "values", "items") and owner.keys is not None:
+            found = children(owner) or []
+            keys = [V.const(k) for k in owner.keys]
+            pairs = {"keys": keys, "values": found,
+                     "items": [Value(V.TUPLE, items=[k, v]) for k, v in zip(keys, found)]}
+            return Value(V.LIST, items=pairs[method])
+        elif method == "children" and owner.items is not None:
+            return Value(V.LIST, items=children(owner))
+        return V.const(None) if method not in ("keys", "values", "items", "children") else V.unknown()
 
     def call_user(self, func: Value, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
         """Inline a function of the project: Dynamo's InliningInstructionTranslator."""
@@ -1248,8 +1359,9 @@ class Walker:
         code_name = "<lambda>" if isinstance(fn, cst.Lambda) else qualname
         library = self.project.is_library(parsed.summary.display)
         callee_name = f"{parsed.summary.module}.{code_name}" if library else f"{parsed.summary.display}:{code_name}"
-        self.emit(Action.INLINE, act, node, callee=callee_name, variable_tracker=V.FUNC,
-                  detail={"qualname": qualname})
+        if not parsed.summary.module.startswith("torch."):  # torch.nn's own forwards: not the user's news
+            self.emit(Action.INLINE, act, node, callee=callee_name, variable_tracker=V.FUNC,
+                      detail={"qualname": qualname})
         env = self.bind(fn, func.bound_self, args, kwargs, parsed)
         link = Related(self.loc(act, node), f"{'in a loop: ' if act.loops else ''}calls {callee.rpartition(':')[2]}")
         inner = Act(parsed, qualname, env, (*act.chain, link), act.depth + 1, 0, cls, closure)
@@ -1373,6 +1485,19 @@ def is_tensor_only_attribute(name: str, settings: DynamoSettings) -> bool:
     if name in _SHARED_METHODS or name.startswith("_"):
         return False
     return breaks.decide_tensor_method(name, settings).action != "unknown"
+
+
+# nn.Module's methods that build the module tree (see Walker.module_method).
+_MODULE_METHODS = frozenset({"register_buffer", "register_parameter", "add_module", "register_module", "append",
+                             "extend", "insert", "update", "keys", "values", "items", "children"})
+
+
+def _is_torch_nn_class(ref: str) -> bool:
+    """`torch.nn.Linear`, `torch.nn.modules.linear.Linear`: a built-in module class (not a function
+    such as `torch.nn.functional.relu`, nor Parameter/Buffer, which are tensors)."""
+    name = ref.rpartition(".")[2]
+    return (ref.startswith("torch.nn.") and not ref.startswith(("torch.nn.functional.", "torch.nn.init."))
+            and name[:1].isupper() and name not in ("Parameter", "Buffer", "Module"))
 
 
 # "Am I being compiled?" checks: Dynamo traces each as the constant True.

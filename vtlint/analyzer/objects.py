@@ -1,0 +1,115 @@
+"""The object model: instances built as Python builds them, `__init__` run abstractly.
+
+Dynamo meets objects that were built before tracing started: a model constructed in
+`main()`, its submodules, its config. The static pass rebuilds them the same way: the
+class's `__init__` is walked (by the walk itself, in construction mode: no events, no
+breaks) with the arguments known at the construction site, so `Block(256)` gives
+`self.lin` an `nn.Linear(256, 256)` whose own `__init__` (read from the installed torch)
+sets `in_features`, and `nn.LayerNorm(256)` a `normalized_shape` of `(256,)` and an `eps`.
+
+torch.nn's containers are modelled natively, as Dynamo's own NNModuleVariable does:
+ModuleList / Sequential hold their children in order (`_modules['0']`, ...), ModuleDict
+by key."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from vtlint.analyzer import values as V
+from vtlint.analyzer.sources import ModuleChildSource, Source
+from vtlint.analyzer.summary import ClassSummary, ModuleSummary
+from vtlint.analyzer.values import Value
+
+if TYPE_CHECKING:
+    from vtlint.analyzer.walk import Walker
+
+# torch.nn's containers, by the names users write and the ones torch defines them under.
+SEQUENCE_CONTAINERS = frozenset({"ModuleList", "Sequential", "ParameterList"})
+MAPPING_CONTAINERS = frozenset({"ModuleDict", "ParameterDict"})
+_CONTAINER_MODULE = "torch.nn.modules.container"
+MAX_CONSTRUCTION_DEPTH = 8  # nested constructions (a model of blocks of layers ...)
+
+
+def container_kind(ref: str | None) -> str | None:
+    """`torch.nn.ModuleList` / `torch.nn.modules.container.ModuleList` -> `ModuleList`."""
+    if not ref or not ref.startswith("torch.nn."):
+        return None
+    name = ref.rpartition(".")[2]
+    return name if name in SEQUENCE_CONTAINERS or name in MAPPING_CONTAINERS else None
+
+
+class ObjectModel:
+    def __init__(self, walker: Walker) -> None:
+        self.walker = walker
+        self.project = walker.project
+        self.depth = 0
+
+    def resolve_class(self, ref: str) -> tuple[str, ModuleSummary, ClassSummary] | None:
+        """A class of the project, an installed package or torch.nn, with its defining name."""
+        candidates = [ref]
+        if ref.startswith("torch.nn.") and not ref.startswith("torch.nn.modules."):
+            candidates.append(self._torch_nn_definition(ref))
+        for candidate in candidates:
+            found = self.project.klass(candidate)
+            if found is not None:
+                summary, cls = found
+                return (f"{summary.module}.{cls.qualname}" if summary.module else cls.qualname), summary, cls
+        return None
+
+    def _torch_nn_definition(self, ref: str) -> str:
+        """`torch.nn.Linear` -> `torch.nn.modules.linear.Linear`, through the re-exports of
+        torch/nn/modules/__init__.py (read from disk, never imported)."""
+        init = self.project.library_module("torch.nn.modules")
+        name = ref.rpartition(".")[2]
+        return init.imports.get(name, ref) if init is not None else ref
+
+    def instantiate(self, ref: str, args: list[Value], kwargs: dict[str, Value], source: Source | None) -> Value:
+        """The instance `ref(*args, **kwargs)` returns, its `__init__` walked."""
+        container = container_kind(ref)
+        if container is not None:
+            return self._container(container, ref, args, source)
+        found = self.resolve_class(ref)
+        if found is None:
+            return self.walker.construct(ref, source)
+        qualified, summary, cls = found
+        is_module = self.project.is_nn_module(summary, cls)
+        value = Value(V.NN_MODULE if is_module else V.OBJECT, source=source, ref=qualified,
+                      attrs=self.walker.instance_attrs(summary, cls))
+        if is_module:
+            value.attrs.setdefault("training", V.const(True))  # nn.Module.__init__
+        if self.depth < MAX_CONSTRUCTION_DEPTH:
+            self.depth += 1
+            try:
+                self.walker.run_init(value, summary, cls, args, kwargs)
+            finally:
+                self.depth -= 1
+        return value
+
+    def _container(self, kind: str, ref: str, args: list[Value], source: Source | None) -> Value:
+        ref = f"{_CONTAINER_MODULE}.{kind}"
+        if kind in MAPPING_CONTAINERS:
+            given = args[0] if args else Value(V.DICT, keys=[], items=[])
+            keys = given.keys if given.kind == V.DICT else None
+            items = given.items if given.kind == V.DICT else None
+            return Value(V.NN_MODULE, source=source, ref=ref, keys=keys, items=items, attrs={"training": V.const(True)})
+        if kind == "Sequential":
+            items: list[Value] | None = list(args)
+        elif args:
+            items = list(args[0].items) if args[0].kind in (V.LIST, V.TUPLE) and args[0].items is not None else None
+        else:
+            items = []
+        return Value(V.NN_MODULE, source=source, ref=ref, items=items, attrs={"training": V.const(True)})
+
+
+def children(container: Value) -> list[Value] | None:
+    """A ModuleList's / Sequential's / ModuleDict's children, each with its `_modules` Source."""
+    if container.items is None:
+        return None
+    keys = container.keys if container.keys is not None else [str(i) for i in range(len(container.items))]
+    return [child(container, str(k), item) for k, item in zip(keys, container.items)]
+
+
+def child(container: Value, key: str, item: Value) -> Value:
+    if item.source is not None or container.source is None:
+        return item
+    return item.with_(source=ModuleChildSource(container.source, key))
