@@ -214,7 +214,7 @@ def main() -> None:
 @click.option("--no-cache", is_flag=True, help="Do not read or write the analysis cache.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False), help="Use this pyproject.toml instead of the nearest one.")
-@click.option("--shard", metavar="K/N", help="Analyze only the K-th of N disjoint slices of the files (CI matrices; combine with `vtlint merge`).")
+@click.option("--shard", metavar="K/N", help="Report only the findings in the K-th of N disjoint slices of the files; the whole tree is analyzed (CI matrices; combine with `vtlint merge`).")
 @click.option("--baseline", type=click.Path(path_type=Path, dir_okay=False), help="Report only findings not in this SARIF baseline.")
 @click.option("--write-baseline", type=click.Path(path_type=Path, dir_okay=False), help="Write every finding of this run as a SARIF baseline to FILE.")
 @click.option("--sarif-category", default="vtlint", show_default=True, help="GitHub code scanning category (runAutomationDetails.id) of --format sarif.")

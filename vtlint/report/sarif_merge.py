@@ -39,9 +39,8 @@ def merge_logs(logs: Iterable[dict[str, Any]], category: str | None = None) -> d
     }
     merged["invocations"] = [_invocation(runs)]
     merged["results"] = sorted(_results(runs), key=_order)
-    for key in ("originalUriBaseIds", "results"):
-        if not merged[key]:
-            del merged[key]
+    if not merged["originalUriBaseIds"]:
+        del merged["originalUriBaseIds"]
     schema = next((log["$schema"] for log in logs if log.get("$schema")), SCHEMA_URI)
     log = {"$schema": schema, "version": "2.1.0", "runs": [merged]}
     enforce_limits(log)

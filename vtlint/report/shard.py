@@ -1,4 +1,4 @@
-"""`--shard K/N`: a deterministic slice of the files, for CI matrices.
+"""`--shard K/N`: a deterministic slice of the report, for CI matrices.
 
 A file belongs to shard `hash(display path) mod N`, with a stable hash (not Python's
 salted `hash`), so every machine agrees, shards are disjoint and together cover
@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from vtlint.analyzer.files import discover
 from vtlint.check import CheckResult, run_check
 from vtlint.config import Config
 
@@ -46,12 +45,15 @@ def shard_of(display_path: str, count: int) -> int:
 
 
 def run_shard(paths: list[Path], config: Config, shard: Shard, **options: Any) -> CheckResult:
-    """`run_check` over the files of `shard` only. Discovery's own notes and missing
-    paths are kept in every shard (`vtlint merge` removes the repeats); findings
-    stay with the shard that analyzed their entry, even when they lie in another file."""
-    discovery = discover(paths, config)
-    files = [f for f in discovery.files if shard.owns(f.display)]
-    result = run_check(paths, config, files=files, **options)
-    result.missing = discovery.missing
-    result.notifications[:0] = discovery.notifications
+    """`run_check` over every file -- a compiled entry may call into any of them, and a
+    site reached from entries of several files is one finding -- reporting only what
+    lies in the files of `shard`: findings and located notifications by their file,
+    entries by the file that defines them. The shards' reports are disjoint and
+    together are exactly one run's (`vtlint merge`); notifications without a place
+    and missing paths are in every shard (merge removes the repeats)."""
+    result = run_check(paths, config, **options)
+    result.files = [display for display in result.files if shard.owns(display)]
+    result.entries = [e for e in result.entries if shard.owns(e.location.path)]
+    result.findings = [f for f in result.findings if shard.owns(f.location.path)]
+    result.notifications = [n for n in result.notifications if n.location is None or shard.owns(n.location.path)]
     return result
