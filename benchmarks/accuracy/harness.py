@@ -100,26 +100,32 @@ def _eager_by_default(torch: Any) -> Iterator[None]:
         torch.compile = original
 
 
+def run_program(torch: Any, script: Path, folder: Path) -> None:
+    """Run `script` as `python script` would, with `folder` first on sys.path; then
+    forget the modules it imported from there (model.py of the next program is
+    another module) and Dynamo's cache of imported modules (its G['__import_model'])."""
+    before = set(sys.modules)
+    sys.path.insert(0, str(folder))
+    argv = sys.argv
+    sys.argv = [str(script)]
+    try:
+        with _eager_by_default(torch):
+            runpy.run_path(str(script), run_name="__main__")
+    finally:
+        sys.argv = argv
+        sys.path.remove(str(folder))
+        for name in set(sys.modules) - before:
+            if str(folder) in str(getattr(sys.modules[name], "__file__", "") or ""):
+                del sys.modules[name]
+        cached = getattr(torch._dynamo.symbolic_convert, "_import_module", None)
+        if hasattr(cached, "cache_clear"):
+            cached.cache_clear()
+
+
 def _program_cases(root: Path) -> list[tuple[str, Any]]:
     def case(folder: Path, script: Path) -> Any:
         def run(torch: Any, record: dict[str, Any]) -> None:
-            before = set(sys.modules)
-            sys.path.insert(0, str(folder))
-            argv = sys.argv
-            sys.argv = [str(script)]
-            try:
-                with _eager_by_default(torch):
-                    runpy.run_path(str(script), run_name="__main__")
-            finally:
-                sys.argv = argv
-                sys.path.remove(str(folder))
-                for name in set(sys.modules) - before:  # model.py of the next program is another module
-                    if str(folder) in str(getattr(sys.modules[name], "__file__", "") or ""):
-                        del sys.modules[name]
-                # Dynamo caches imported modules by name (its G['__import_model'] aliases)
-                cached = getattr(torch._dynamo.symbolic_convert, "_import_module", None)
-                if hasattr(cached, "cache_clear"):
-                    cached.cache_clear()
+            run_program(torch, script, folder)
         return run
     folders = sorted(p for p in (root / "programs").glob("*") if p.is_dir())
     return [(f"programs.{f.name}", case(f, script)) for f in folders if (script := program_script(f))]

@@ -1,0 +1,365 @@
+"""Recompiles: vtlint's static recompile predictions (VTL111/VTL112, i.e. the
+predicted trace's RECOMPILE events) against what torch really recompiled.
+
+The corpus is `programs/`: small programs built from the patterns users hit (LR
+schedules, temperatures, sampling parameters, step counters, flags, mode
+strings, sequence lengths, per-batch kwargs, module attributes, None vs tensor,
+enum members, resume frames after `.item()`, dynamic=True/False, mark_dynamic),
+single files (`NAME.py`) and model.py + train.py folders (`NAME/`). `harness.py`
+runs them all in one process under TORCH_TRACE (through `vtlint.runtime`'s
+harness runner and parser); the static pass analyzes the same tree as a user
+would (`vtlint check programs/`: entries discovered, none named).
+
+A prediction matches an observed recompile when their Sources are equal
+(normalised as `vtlint.runtime.events.normalize_source` does) and the observed
+location (the guard's read site) is the prediction's primary location (the
+changing site) or one of its related locations. Per program the run also
+records the ground truth: how many times each frame was compiled and which
+guard failed each time.
+
+    python benchmarks/recompiles/run.py [--only NAME,...] [--save FILE] [--json FILE] [--reuse-runtime]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+SCRATCH = HERE.parent / ".scratch" / "recompiles"
+ROOT = SCRATCH / "programs"
+
+from vtlint.analyzer import Prediction, analyze  # noqa: E402
+from vtlint.analyzer.files import discover  # noqa: E402
+from vtlint.config import Config  # noqa: E402
+from vtlint.runtime.events import ProjectFiles, _Converter, normalize_source  # noqa: E402
+from vtlint.runtime.harness import run_harness  # noqa: E402
+from vtlint.runtime.step import RuntimeFacts, facts_from_trace  # noqa: E402
+from vtlint.runtime.structured_trace import Compile, TraceFacts, parse_trace_dir  # noqa: E402
+from vtlint.trace import Action, Event  # noqa: E402
+
+# program -> pattern. A pattern is what the user did, not what torch does about it.
+PATTERNS: dict[str, str] = {
+    "lr_arg_arith": "LR schedule (float argument)",
+    "lr_add_alpha": "LR schedule (float argument)",
+    "gpt_lr_schedule": "LR schedule (float argument)",
+    "lr_after_item": "LR schedule (float argument)",
+    "lr_param_groups": "LR schedule (optimizer param_groups)",
+    "temperature_arg": "temperature (float argument)",
+    "temperature_module_attr": "temperature (module attribute)",
+    "top_k_int": "sampling parameter (int argument)",
+    "top_p_float": "sampling parameter (float argument)",
+    "top_k_optional": "None vs value argument",
+    "none_vs_tensor_mask": "None vs value argument",
+    "sampler_config": "sampling parameters (dataclass argument)",
+    "step_counter_forward": "step counter on a module",
+    "counter_submodule": "step counter on a module",
+    "step_arg_warmup": "step counter (int argument)",
+    "dict_state_step": "step counter (dict argument)",
+    "flag_bool": "flag that flips (bool)",
+    "grad_accum_sync": "flag that flips (bool)",
+    "train_eval_toggle": "flag that flips (module.training)",
+    "mode_string": "mode string",
+    "enum_phase": "enum member",
+    "seq_len_int": "sequence length (int argument)",
+    "curriculum_seq_len": "sequence length (int argument)",
+    "varying_seq_shape": "tensor shape changes",
+    "last_batch_smaller": "tensor shape changes",
+    "per_batch_kwargs": "per-batch kwargs",
+    "noise_level_attr": "module attribute set outside",
+    "dropout_schedule": "module attribute set outside",
+    "global_config": "global config changed",
+    "feature_flags": "global config changed",
+    "resume_after_item": "resume frame after .item()",
+    "loss_scaler_resume": "resume frame after .item()",
+    "epsilon_greedy": "exploration rate (float argument)",
+    "list_of_tensors": "list length changes",
+    "ema_model_swap": "another module object",
+    "dynamic_true": "dynamic=True",
+    "dynamic_false": "dynamic=False",
+    "mark_dynamic_batch": "mark_dynamic",
+}
+
+
+# --- the two sides ---------------------------------------------------------------
+
+
+def prepare() -> None:
+    shutil.rmtree(ROOT, ignore_errors=True)
+    shutil.copytree(HERE / "programs", ROOT, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    (ROOT / "pyproject.toml").write_text("[tool.vtlint]\n", encoding="utf-8")
+
+
+def observe(only: str, timeout: float) -> tuple[RuntimeFacts, TraceFacts, list[dict[str, Any]]]:
+    """Run the harness under TORCH_TRACE; keep the trace (SCRATCH/trace) for inspection."""
+    trace_dir = SCRATCH / "trace"
+    shutil.rmtree(trace_dir, ignore_errors=True)
+    trace_dir.mkdir(parents=True)
+    results = SCRATCH / "programs.jsonl"
+    results.unlink(missing_ok=True)
+    run = run_harness([sys.executable, str(HERE / "harness.py"), str(ROOT), str(results), only], cwd=ROOT,
+                      trace_dir=trace_dir, output_file=SCRATCH / "harness.out", timeout=timeout)
+    facts = facts_from_trace(trace_dir, ROOT, run)
+    raw = parse_trace_dir(trace_dir, check_version=False)
+    cases = [json.loads(line) for line in results.read_text(encoding="utf-8").splitlines()] if results.exists() else []
+    return facts, raw, cases
+
+
+def predict() -> Prediction:
+    config = Config(root=ROOT)
+    files = discover([ROOT], config).files
+    return analyze(files, config, jobs=2, use_cache=True)
+
+
+def program_of(path: str) -> str:
+    """`gpt_lr_schedule/train.py` -> gpt_lr_schedule; `flag_bool.py` -> flag_bool."""
+    head, sep, _ = path.partition("/")
+    return head if sep else Path(path).stem
+
+
+# --- ground truth per program ------------------------------------------------------
+
+
+@dataclass
+class Recompile:
+    frame: str
+    compile_id: str
+    failing_guard: str  # as the recompile reason prints it
+    source: str | None
+    line: int | None
+    others: int  # further cache entries whose guards also failed
+    limit_hit: bool = False
+
+
+@dataclass
+class Truth:
+    compiles: dict[str, int] = field(default_factory=dict)  # frame -> compiles
+    recompiles: list[Recompile] = field(default_factory=list)
+    limit_hit: bool = False
+
+
+def ground_truth(raw: TraceFacts) -> dict[str, Truth]:
+    files = ProjectFiles(ROOT, raw.files())
+    conv = _Converter(raw, files)
+    truth: dict[str, Truth] = defaultdict(Truth)
+    for compile in raw.compiles:
+        display = files.display(compile.co_filename)
+        if display is None or not compile.co_name:
+            continue
+        program = truth[program_of(display)]
+        program.compiles[compile.co_name] = program.compiles.get(compile.co_name, 0) + 1
+        program.limit_hit |= compile.recompile_limit_hit
+        if compile.recompile_reasons:
+            program.recompiles.append(_recompile(conv, compile))
+    return dict(truth)
+
+
+def _recompile(conv: _Converter, compile: Compile) -> Recompile:
+    reason = compile.recompile_reasons[0]  # the most recent cache entry's: the one that caused this compile
+    failed = conv.by_id.get((compile.log, compile.generation, reason.failed_compile_id))
+    source, _, _ = conv.match_reason(reason, failed)
+    return Recompile(compile.co_name or "", compile.compile_id, reason.text, source, reason.user_line,
+                     len(compile.recompile_reasons) - 1, compile.recompile_limit_hit)
+
+
+# --- scoring -------------------------------------------------------------------------
+
+
+def _where(location: Any) -> tuple[str, int]:
+    return (location.path, location.line)
+
+
+def _source(event: Event) -> str | None:
+    return normalize_source(event.source) if event.source else None
+
+
+def matches(predicted: Event, observed: Event) -> bool:
+    if _source(predicted) is None or _source(predicted) != _source(observed):
+        return False
+    places = {_where(predicted.location), *(_where(r.location) for r in predicted.related)}
+    return _where(observed.location) in places
+
+
+@dataclass
+class Score:
+    tp: int = 0  # observed recompiles matched by a prediction
+    fp: int = 0  # predictions (exercised) that match no observed recompile
+    fn: int = 0  # observed recompiles no prediction matched
+    matched_predictions: int = 0
+
+    @property
+    def precision(self) -> float | None:
+        total = self.matched_predictions + self.fp
+        return self.matched_predictions / total if total else None
+
+    @property
+    def recall(self) -> float | None:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else None
+
+
+@dataclass
+class Result:
+    patterns: dict[str, Score] = field(default_factory=lambda: defaultdict(Score))
+    misses: list[tuple[str, Event]] = field(default_factory=list)
+    false_alarms: list[tuple[str, Event]] = field(default_factory=list)
+    unattributed: list[Event] = field(default_factory=list)  # observed, with no user Source (global state)
+    unexercised: int = 0
+
+
+def _dedupe(events: list[Event]) -> list[Event]:
+    seen, out = set(), []
+    for e in events:
+        key = (_source(e), _where(e.location), tuple(sorted(_where(r.location) for r in e.related)))
+        if key not in seen:
+            seen.add(key)
+            out.append(e)
+    return out
+
+
+def score(predicted: list[Event], facts: RuntimeFacts, programs: set[str]) -> Result:
+    result = Result()
+    preds = [e for e in predicted if e.action is Action.RECOMPILE and program_of(e.location.path) in programs]
+    result.unexercised = sum(1 for e in preds if not facts.exercised(e))
+    preds = _dedupe([e for e in preds if facts.exercised(e)])
+    observed = [e for e in facts.events if e.action is Action.RECOMPILE and program_of(e.location.path) in programs]
+    result.unattributed = [e for e in observed if not e.source]
+    observed = [e for e in observed if e.source]
+    for program in sorted(programs):
+        pattern = PATTERNS.get(program, "other")
+        cell = result.patterns[pattern]
+        mine = [e for e in preds if program_of(e.location.path) == program]
+        seen = [e for e in observed if program_of(e.location.path) == program]
+        for fact in seen:
+            if any(matches(p, fact) for p in mine):
+                cell.tp += 1
+            else:
+                cell.fn += 1
+                result.misses.append((program, fact))
+        for pred in mine:
+            if any(matches(pred, fact) for fact in seen):
+                cell.matched_predictions += 1
+            else:
+                cell.fp += 1
+                result.false_alarms.append((program, pred))
+    return result
+
+
+# --- output ----------------------------------------------------------------------------
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.0f}%"
+
+
+def _total(scores: list[Score]) -> Score:
+    return Score(*(sum(getattr(s, f) for s in scores) for f in ("tp", "fp", "fn", "matched_predictions")))
+
+
+def render(result: Result, truth: dict[str, Truth], cases: list[dict[str, Any]], texts: dict[str, str],
+           elapsed: dict[str, float]) -> str:
+    out = [f"programs: {len(cases)} ({sum(1 for c in cases if not c['error'])} ran), "
+           f"runtime {elapsed['runtime']:.0f} s, static {elapsed['static']:.0f} s", ""]
+    out.append(f"{'pattern':<42} {'TP':>4} {'FP':>4} {'FN':>4} {'precision':>10} {'recall':>7}")
+    for pattern, s in sorted(result.patterns.items()):
+        out.append(f"{pattern:<42} {s.tp:>4} {s.fp:>4} {s.fn:>4} {_pct(s.precision):>10} {_pct(s.recall):>7}")
+    total = _total(list(result.patterns.values()))
+    out.append(f"{'all':<42} {total.tp:>4} {total.fp:>4} {total.fn:>4} {_pct(total.precision):>10} "
+               f"{_pct(total.recall):>7}")
+    out.append(f"(TP/FN count observed recompiles by Source and site; FP counts predictions; "
+               f"{result.unexercised} predictions in entries the run never compiled are not scored)")
+    out.append("")
+    out.append("ground truth per program (torch's compiles; each recompile: frame, the guard that failed):")
+    for case in cases:
+        name = case["name"]
+        t = truth.get(name, Truth())
+        compiles = ", ".join(f"{frame} x{n}" for frame, n in t.compiles.items()) or "nothing compiled"
+        flags = (" [recompile limit hit]" if t.limit_hit else "") + (f" [raised: {case['error']}]" if case["error"]
+                                                                      else "")
+        out.append(f"  {name} ({PATTERNS.get(name, 'other')}; {case['seconds']} s): {compiles}{flags}")
+        for r in t.recompiles:
+            more = f" (+{r.others} older entries failed too)" if r.others else ""
+            out.append(f"      {r.frame} #{r.compile_id}: `{r.failing_guard}` -> {r.source or '?'}"
+                       f" @ line {r.line}{more}")
+    for title, rows in (("misses (observed recompile, not predicted)", result.misses),
+                        ("false alarms (predicted, the run compiled the entry, no such recompile)",
+                         result.false_alarms)):
+        out.append("")
+        out.append(f"{title}: {len(rows)}")
+        for program, event in rows:
+            lines = texts.get(event.location.path, "").splitlines()
+            text = lines[event.location.line - 1].strip()[:80] if 0 < event.location.line <= len(lines) else ""
+            related = "; ".join(f"{r.location.path}:{r.location.line}" for r in event.related)
+            why = event.detail.get("failing_guard") or event.detail.get("reason") or event.guard or ""
+            out.append(f"  [{PATTERNS.get(program, 'other')}] {event.location.path}:{event.location.line} "
+                       f"{event.source} — {why}" + (f" (related: {related})" if related else "") + f"  | {text}")
+    if result.unattributed:
+        out.append("")
+        out.append(f"observed recompiles with no user Source (not scored): {len(result.unattributed)}")
+        for event in result.unattributed:
+            out.append(f"  {event.location.path}:{event.location.line} {event.detail.get('failing_guard')}")
+    out.append("")
+    out.append(f"SUMMARY: recompiles precision {_pct(total.precision)}, recall {_pct(total.recall)} "
+               f"({total.tp} of {total.tp + total.fn} observed recompiles predicted, {total.fp} false alarms) "
+               f"over {len(cases)} programs")
+    return "\n".join(out)
+
+
+def to_json(result: Result, truth: dict[str, Truth], cases: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "patterns": {p: {**vars(s), "precision": s.precision, "recall": s.recall} for p, s in result.patterns.items()},
+        "programs": [{**c, "pattern": PATTERNS.get(c["name"], "other"),
+                      "compiles": truth.get(c["name"], Truth()).compiles,
+                      "limit_hit": truth.get(c["name"], Truth()).limit_hit,
+                      "recompiles": [vars(r) for r in truth.get(c["name"], Truth()).recompiles]} for c in cases],
+        "misses": [{"program": p, **e.to_dict()} for p, e in result.misses],
+        "false_alarms": [{"program": p, **e.to_dict()} for p, e in result.false_alarms],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", default="", help="comma-separated program names (default: all)")
+    parser.add_argument("--save", type=Path, help="also write the printed report to FILE")
+    parser.add_argument("--json", type=Path, help="also write scores, ground truth, misses and false alarms as JSON")
+    parser.add_argument("--timeout", type=float, default=900.0, help="the harness's timeout in seconds")
+    parser.add_argument("--reuse-runtime", action="store_true", help="score against the previous run's trace")
+    args = parser.parse_args(argv)
+    os.environ.setdefault("VTLINT_CACHE_DIR", str(SCRATCH / "cache"))
+    started = time.perf_counter()
+    if args.reuse_runtime and (SCRATCH / "trace").is_dir():
+        facts = facts_from_trace(SCRATCH / "trace", ROOT)
+        raw = parse_trace_dir(SCRATCH / "trace", check_version=False)
+        cases = [json.loads(line) for line in (SCRATCH / "programs.jsonl").read_text(encoding="utf-8").splitlines()]
+    else:
+        prepare()
+        facts, raw, cases = observe(args.only, args.timeout)
+    elapsed = {"runtime": time.perf_counter() - started}
+    for note in facts.notifications:
+        print(f"runtime: {note.message.splitlines()[0]}", file=sys.stderr)
+    if not cases:
+        print("the harness recorded no program (see the runtime notes above)", file=sys.stderr)
+        return 1
+    started = time.perf_counter()
+    prediction = predict()
+    elapsed["static"] = time.perf_counter() - started
+    truth = ground_truth(raw)
+    result = score(prediction.events, facts, {c["name"] for c in cases})
+    text = render(result, truth, cases, prediction.texts, elapsed)
+    print(text)
+    if args.save:
+        args.save.write_text(text + "\n", encoding="utf-8")
+    if args.json:
+        args.json.write_text(json.dumps(to_json(result, truth, cases), indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
