@@ -940,4 +940,97 @@ PROGRAMS: dict[str, str] = {
         def run():
             torch.compile(Block())(torch.ones(3))
     """,
+    "submodule_builtins": """
+        import torch
+        from torch import nn
+
+        class Block(nn.Module):
+            def __init__(self, dim, p=0.1):
+                super().__init__()
+                self.lin = nn.Linear(dim, dim)
+                self.norm = nn.LayerNorm(dim)
+                self.drop = nn.Dropout(p)
+                self.eps = 1e-6
+
+            def forward(self, x):
+                h = self.norm(self.lin(x))
+                return self.drop(h) + self.eps
+
+        class Net(nn.Module):
+            def __init__(self, dim, depth):
+                super().__init__()
+                self.blocks = nn.ModuleList([Block(dim) for _ in range(depth)])
+                self.scale = 0.5
+
+            def forward(self, x):
+                for blk in self.blocks:
+                    x = blk(x)
+                return x * self.scale
+
+        def train_step(model, x):
+            return model(x).sum()
+
+        step = torch.compile(train_step)
+
+        def run():
+            model = Net(8, 2)
+            step(model, torch.randn(4, 8))
+    """,
+    "compiled_module_children": """
+        import torch
+        from torch import nn
+
+        class Head(nn.Module):
+            def __init__(self, dim, classes):
+                super().__init__()
+                self.proj = nn.Linear(dim, classes)
+                self.temperature = 2.0
+
+            def forward(self, x):
+                return self.proj(x) / self.temperature
+
+        class Classifier(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.body = nn.Sequential(nn.Linear(16, 16), nn.ReLU(), nn.Dropout(0.2))
+                self.head = Head(16, 4)
+
+            def forward(self, x):
+                return self.head(self.body(x))
+
+        def run():
+            torch.compile(Classifier())(torch.randn(2, 16))
+    """,
+    "submodule_counter_every_call": """
+        import torch
+        from torch import nn
+
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(4, 4)
+                self.calls = 0
+
+            def forward(self, x):
+                self.calls += 1
+                return self.lin(x)
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.block = Block()
+
+            def forward(self, x):
+                return self.block(x) * 2
+
+        def train_step(model, x):
+            return model(x).mean()
+
+        step = torch.compile(train_step)
+
+        def run():
+            model = Net()
+            for _ in range(3):
+                step(model, torch.randn(2, 4))
+    """,
 }

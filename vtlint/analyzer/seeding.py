@@ -30,11 +30,11 @@ def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionD
     is_forward = False
     if params and owner in summary.classes:
         is_forward = spec.qualname.endswith(".forward")
-        cls = summary.classes[owner]
         ref = f"{summary.module}.{owner}" if summary.module else owner
-        kind = V.NN_MODULE if walker.project.is_nn_module(summary, cls) else V.OBJECT
-        env[params[0].name.value] = Value(kind, source=LocalSource(params[0].name.value), ref=ref,
-                                          attrs=walker.instance_attrs(summary, cls))
+        # `self` was built before tracing: its `__init__` walked with the arguments nobody shows here
+        init = walker.project.function(f"{ref}.__init__")
+        unknown = [V.unknown() for _ in (init[1].params[1:] if init else ())]
+        env[params[0].name.value] = walker.objects.instantiate(ref, unknown, {}, LocalSource(params[0].name.value))
         params = params[1:]
     first = calls[0] if calls else None
     tensors = _used_as_tensors(fn, walker)
