@@ -38,6 +38,7 @@ class CheckResult:
     torch_version: str | None = None
     runtime: dict[str, object] = field(default_factory=dict)  # coverage, compiles, harness status
     root: Path | None = None  # the project root the findings' paths are relative to
+    texts: dict[str, str] = field(default_factory=dict, repr=False)  # display path -> source (the HTML report)
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,7 @@ def run_check(
     prediction = analyze(files, config, jobs=jobs, use_cache=use_cache, progress=progress, overrides=overrides,
                          chunks=chunks)
     result.entries = prediction.entries
+    result.texts = prediction.texts
     result.predicted = prediction.events
     result.notifications.extend(prediction.notifications)
     if result.entries:  # graph-break decisions followed this snapshot: say so when it is not the user's torch

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
-FORMATS = ("text", "json", "sarif", "github")
+FORMATS = ("text", "json", "sarif", "github", "html")
 
 
 class UsageFault(click.ClickException):
@@ -144,6 +144,10 @@ def _render(result: CheckResult, fmt: str, show_notes: bool, root: Path | None =
         return render_json(result)
     if fmt == "github":
         return render_github(result, show_notes, root=root)
+    if fmt == "html":
+        from vtlint.report.html import render_html
+
+        return render_html(result)
     if fmt == "sarif":
         from vtlint.report.sarif import render_sarif
 

@@ -53,8 +53,8 @@ def break_cause(finding: Finding) -> str:
 
 
 def recompile_cause(finding: Finding) -> str:
-    """What changes: the Source whose guard fails (`L['n']`), or the rule's own words."""
-    return f"`{finding.source}`" if finding.source else finding.message.split(":")[0]
+    """What changes: the Source whose guard fails (`L['n']`), or the rule's own first words."""
+    return f"`{finding.source}`" if finding.source else finding.message.split(": ", 1)[0]
 
 
 def by_cause(findings: list[Finding]) -> list[tuple[Kind, Counter[str]]]:

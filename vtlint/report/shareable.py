@@ -56,4 +56,5 @@ def shareable(result: CheckResult) -> CheckResult:
     """The result with installed files named inside their install folder."""
     return replace(result, findings=[_finding(f) for f in result.findings],
                    notifications=[_notification(n) for n in result.notifications],
-                   files=[shorten(f) for f in result.files], entries=[_entry_info(e) for e in result.entries])
+                   files=[shorten(f) for f in result.files], entries=[_entry_info(e) for e in result.entries],
+                   texts={shorten(path): text for path, text in result.texts.items()})
