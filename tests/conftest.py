@@ -40,17 +40,27 @@ def project(tmp_path: Path) -> Callable[[dict[str, str]], Path]:
 
 @pytest.fixture
 def unreadable(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
-    """Make reading any file of this name fail with EACCES (tests run as root, where
-    chmod 000 does not bite: the read itself fails)."""
+    """Make opening any file of this name fail with EACCES (tests run as root, where
+    chmod 000 does not bite: the open itself fails). Sources are read through
+    vtlint.bounded, other files through Path.read_bytes."""
+    import vtlint.bounded
 
     def deny(name: str) -> None:
-        real = Path.read_bytes
+        real_read, real_open = Path.read_bytes, vtlint.bounded._open_regular
+
+        def refuse(path: Path) -> None:
+            if Path(path).name == name:
+                raise PermissionError(13, "Permission denied", str(path))
 
         def read_bytes(self: Path) -> bytes:
-            if self.name == name:
-                raise PermissionError(13, "Permission denied", str(self))
-            return real(self)
+            refuse(self)
+            return real_read(self)
+
+        def open_regular(path: Path, limit: int) -> tuple[int, int]:
+            refuse(path)
+            return real_open(path, limit)
 
         monkeypatch.setattr(Path, "read_bytes", read_bytes)
+        monkeypatch.setattr(vtlint.bounded, "_open_regular", open_regular)
 
     return deny

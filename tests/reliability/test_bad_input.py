@@ -4,8 +4,10 @@ bad file, every other file still analyzed, the documented exit code, no tracebac
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -185,3 +187,45 @@ def test_read_source_never_raises_anything_but_source_error(tmp_path: Path) -> N
         except SourceError as exc:
             assert exc.location.path == path.name and exc.location.line >= 1
 
+
+
+def test_a_huge_sparse_file_is_not_read(tmp_path: Path) -> None:
+    """Issue 16, item 9: a 1 GB sparse `.py` took 38 s and 6.3 GB of memory."""
+    import resource
+
+    root = _tree(tmp_path, {"good.py": GOOD})
+    with open(root / "huge.py", "wb") as handle:
+        handle.truncate(1 << 30)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.monotonic()
+    result = run_check([root], load_config([root]), use_cache=False)
+    assert time.monotonic() - started < 20
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 200 * 1024  # KiB
+    (finding,) = [f for f in result.findings if f.location.path == "huge.py"]
+    assert finding.code == "VTL002" and "file too large (1,024 MiB" in finding.message
+    assert any(f.location.path == "good.py" for f in result.findings)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device_link"])
+def test_a_fifo_or_a_link_to_a_device_is_named_for_what_it_is(run_cli, tmp_path: Path, kind: str) -> None:
+    """Issue 16, item 14: a symlink to a device was called "broken"; a FIFO must never hang the run."""
+    root = _tree(tmp_path, {"good.py": GOOD, "pyproject.toml": b"[tool.vtlint]\n"})  # the root, wherever links lead
+    if kind == "fifo":
+        os.mkfifo(root / "pipe.py")
+    else:
+        (root / "pipe.py").symlink_to("/dev/zero")
+    shown = "a FIFO" if kind == "fifo" else "a character device"
+    for target in (".", "pipe.py"):
+        result = run_cli("check", "good.py", target, "--no-cache", "--format", "json", cwd=root)
+        report = _report(result)
+        _good_survives(report)
+        messages = [n["message"] for n in report["notifications"]]
+        assert any(m.startswith("pipe.py: not a file or directory") and shown in m for m in messages), messages
+
+
+def test_a_file_turned_into_a_fifo_after_discovery_is_unreadable_not_a_hang(tmp_path: Path) -> None:
+    from vtlint.analyzer.files import SourceError
+
+    os.mkfifo(tmp_path / "late.py")
+    with pytest.raises(SourceError, match="not a regular file \\(a FIFO\\)"):
+        read_source(SourceFile(tmp_path / "late.py", "late.py"))

@@ -12,8 +12,12 @@ from pathlib import Path
 
 import pathspec
 
+from vtlint.bounded import MiB, kind_of, read_bytes
 from vtlint.config import Config
 from vtlint.findings import Location, Notification
+
+
+MAX_SOURCE_BYTES = 32 * MiB  # generated modules reach ~10 MB; a GB of source is a mistake or an attack
 
 
 @dataclass(frozen=True)
@@ -126,7 +130,7 @@ def discover(paths: list[Path], config: Config) -> Discovery:
             add(absolute)
             continue
         if not absolute.is_dir():
-            notes.append(Notification("io-error", f"{given}: not a file or directory (a broken symlink?)"))
+            notes.append(Notification("io-error", f"{given}: {_not_a_file(absolute)}"))
             continue
         for folder, dirnames, filenames in os.walk(absolute, onerror=lambda e: notes.append(_walk_error(e, config))):
             here = Path(folder)
@@ -136,11 +140,19 @@ def discover(paths: list[Path], config: Config) -> Discovery:
                 if filt.included(candidate) and not filt.excluded(candidate, is_dir=False):
                     if candidate.is_file():
                         add(candidate)
-                    elif candidate.is_symlink():
-                        link = (Path(display_path(here, config.root)) / name).as_posix()  # the link, not its missing target
-                        notes.append(Notification("io-error", f"{link}: broken symlink (missing target or a loop), skipped"))
+                    elif candidate.is_symlink() or candidate.exists():
+                        link = (Path(display_path(here, config.root)) / name).as_posix()  # the link, not its target
+                        notes.append(Notification("io-error", f"{link}: {_not_a_file(candidate)}, skipped"))
     files.sort(key=lambda f: f.display)
     return Discovery(files, missing, notes)
+
+
+def _not_a_file(path: Path) -> str:
+    """Why `path` is not analyzed: a broken symlink, or what it is instead of a file."""
+    try:
+        return f"not a file or directory ({kind_of(path.stat().st_mode)})"
+    except (OSError, RuntimeError):
+        return "broken symlink (missing target or a loop)"
 
 
 def _walk_error(error: OSError, config: Config) -> Notification:
@@ -157,9 +169,10 @@ class SourceError(Exception):
 
 
 def read_source(file: SourceFile) -> str:
-    """The file's text, decoded as Python decodes it (BOM, coding cookie, UTF-8)."""
+    """The file's text, decoded as Python decodes it (BOM, coding cookie, UTF-8); a file
+    that is not regular or is over MAX_SOURCE_BYTES is a SourceError, never read."""
     try:
-        data = file.path.read_bytes()
+        data = read_bytes(file.path, MAX_SOURCE_BYTES)
     except OSError as exc:
         raise SourceError(f"cannot read file: {exc.strerror}", Location(file.display, 1, 1)) from None
     try:
