@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -119,12 +120,11 @@ def test_corrupted_lines_and_payloads_are_reported(tmp_path):
 
 
 def test_unsupported_torch_version_is_named():
-    check_torch_version("2.13.0+cpu")
-    check_torch_version("2.6.0")
-    with pytest.raises(UnsupportedTorchVersion, match="torch 2.3.1"):
-        check_torch_version("2.3.1")
-    with pytest.raises(UnsupportedTorchVersion, match="2.6 to 2.14"):
-        check_torch_version("3.0.0")
+    for accepted in ("2.6.0", "2.11.0+cu130", "2.13.0+cpu", "2.14.1", "2.15.0+cu132"):
+        check_torch_version(accepted)
+    for refused in ("2.5.1", "2.16.0", "3.0.0"):
+        with pytest.raises(UnsupportedTorchVersion, match=rf"torch {re.escape(refused)}; .* torch 2\.6 to 2\.15$"):
+            check_torch_version(refused)
 
 
 def test_guard_tree_with_hash_in_user_line_and_truncated_path():

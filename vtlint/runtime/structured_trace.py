@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-SUPPORTED_TORCH = ((2, 6), (2, 14))  # inclusive range of minor versions whose format we read
+SUPPORTED_TORCH = ((2, 6), (2, 15))  # inclusive range of minor versions whose format we read
 TRACE_GLOB = "dedicated_log_torch_trace_*.log"
 
 
