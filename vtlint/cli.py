@@ -472,6 +472,8 @@ def _refresh_trace_rules() -> None:
     data = snap.data
     click.echo(f"trace_rules snapshot for torch {snap.torch_version}: {len(data['torch_functions'])} torch functions, "
                f"{len(data['registry'])} graph-break types -> {snap.path}", err=True)
+    for piece, why in sorted(data.get("lost", {}).items()):  # what this torch lacks: the rest is its own
+        click.echo(f"  lost {piece}: {why}", err=True)
 
 
 @main.command("rule")

@@ -173,3 +173,16 @@ def test_build_reads_the_installed_torch(cache: Path) -> None:
     assert probed["time.time"] == "GB0007" and probed["logging.Logger.info"] == "GB0291"
     assert probed["json.dumps"] == "GB0156"  # inlined, then breaks inside the json encoder
     assert probed["copy.deepcopy"] is None and probed["inspect.signature"] is None
+
+
+def test_refresh_names_what_the_torch_lacks(monkeypatch: pytest.MonkeyPatch) -> None:
+    from click.testing import CliRunner
+
+    from vtlint.cli import main
+
+    data = _shipped_data() | {"torch_version": "2.11.0", "lost": {"callables.get_skip_reason": "skip reasons ..."}}
+    monkeypatch.setattr(snapshot, "refresh", lambda: snapshot.Snapshot(data, "built", Path("torch-2.11.0.json")))
+    result = CliRunner().invoke(main, ["rules", "--refresh", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert "trace_rules snapshot for torch 2.11.0" in result.stderr
+    assert "  lost callables.get_skip_reason: skip reasons ..." in result.stderr
