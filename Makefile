@@ -2,16 +2,18 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-# torch is not a dependency of vtlint, only of its tests (the dev extra pins it): installed
-# first and pinned, the CPU build from the local wheel, never a multi-GB CUDA download.
+# torch is not a dependency of vtlint: the tests' torch is pinned here and installed first,
+# the CPU build from the local wheel, never a multi-GB CUDA download.
 TORCH  ?= torch==2.13.0
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test test-fast sarif-tools validate-sarif e2e vsix vscode-test bench-editor bench-runtime bench clean
+.PHONY: install demo dist test test-fast sarif-tools validate-sarif e2e vsix vscode-test bench-editor bench-runtime bench clean
 
 $(STAMP): pyproject.toml
+	@echo "== creating $(VENV) (if absent) and installing $(TORCH), the CPU build: a minute or two on the first run"
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --disable-pip-version-check $(TORCH)
+	@echo "== installing vtlint (editable) with its dev extras into $(VENV)"
 	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
 
@@ -20,8 +22,19 @@ install: $(STAMP)
 # Static analysis of the bundled examples (exit 1 = findings, as expected), then
 # the same with runtime confirmation from the examples' harness.
 demo: $(STAMP)
+	@echo "== vtlint check examples/: the static pass (never imports torch, about a second)"
 	cd examples && ../$(BIN)/vtlint check . ; test $$? -le 1
+	@echo "== vtlint check examples/ --runtime: runs examples/harness.py under torch.compile's structured trace"
+	@echo "   (about a minute: Inductor compiles C++ kernels for the CPU; the output is captured, not shown)"
 	cd examples && PATH="$(abspath $(BIN)):$$PATH" ../$(BIN)/vtlint check . --runtime --show-notes ; test $$? -le 1
+	@echo "== vtlint is installed in $(VENV): run '. $(VENV)/bin/activate', then 'vtlint examples/' (or $(BIN)/vtlint examples/)"
+
+# A wheel of vtlint in dist/, to install into any environment: pip install dist/vtlint-*.whl
+dist: $(STAMP)
+	@echo "== building the vtlint wheel into dist/"
+	rm -rf dist/vtlint-*.whl
+	$(BIN)/python -m pip wheel --no-deps --disable-pip-version-check -q -w dist .
+	@ls dist/vtlint-*.whl
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q
@@ -29,8 +42,10 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -m 'not torch'
 
-# The VS Code extension: its packaged .vsix (vscode/dist/vtlint.vsix) and its unit tests.
-vsix:
+# The VS Code extension: its packaged .vsix (vscode/dist/vtlint.vsix), bundling the wheel
+# of `make dist` (the extension offers to install it: vtlint is not on the package index).
+vsix: dist
+	rm -rf vscode/dist/python && mkdir -p vscode/dist/python && cp dist/vtlint-*.whl vscode/dist/python/
 	cd vscode && npm ci --no-audit --no-fund && npm run -s typecheck && npm run -s package
 
 vscode-test:
@@ -57,6 +72,7 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install -q --disable-pip-version-check -e '.[bench]'
 	mkdir -p build/bench
 	$(BIN)/python benchmarks/accuracy/run.py --json build/bench/accuracy.json
+	$(BIN)/python benchmarks/recompiles/run.py --json build/bench/recompiles.json
 	$(BIN)/python benchmarks/speed/run.py --sample 4 --json build/bench/speed.json
 	$(BIN)/python benchmarks/scaling/run.py --json build/bench/scaling.json
 

@@ -34,14 +34,12 @@ def _built_metadata(tmp_path: Path) -> email.message.Message:
 
 def test_installing_vtlint_never_touches_torch(tmp_path: Path) -> None:
     requires = _built_metadata(tmp_path).get_all("Requires-Dist") or []
-    torch = [r for r in requires if TORCH.match(r)]
-    assert requires and all("extra ==" in r for r in torch), f"torch is a dependency: {torch}"
-    # the tests measure torch 2.13's behaviour: only their extra pins it
-    assert [r.replace(" ", "") for r in torch] == ['torch==2.13.0;extra=="dev"']
+    assert "click>=8.1" in requires
+    # nor in an extra: `pip install -e '.[dev]'` into a CUDA environment keeps its torch
+    assert not [r for r in requires if TORCH.match(r)], "torch is a requirement of vtlint"
 
 
-def test_the_makefile_installs_the_pinned_torch_before_the_dev_extra() -> None:
-    """The dev extra's pin is then already satisfied by the CPU build: no CUDA download."""
+def test_the_makefile_installs_the_pinned_cpu_torch_for_the_tests() -> None:
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     torch_line = makefile.index("install -q --disable-pip-version-check $(TORCH)")
     extra_line = makefile.index("install -q --disable-pip-version-check -e '.[dev]'")

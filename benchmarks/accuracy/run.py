@@ -40,6 +40,7 @@ sys.path.insert(0, str(HERE))
 
 from harness import CORPORA  # noqa: E402
 from models import ARCHS  # noqa: E402
+from per_program import analyze_each  # noqa: E402
 
 from vtlint.analyzer import Prediction, analyze  # noqa: E402
 from vtlint.analyzer.files import discover  # noqa: E402
@@ -92,8 +93,6 @@ def static_paths(scratch: Path, corpora: tuple[str, ...], limit: int | None) -> 
         for pattern in TRANSFORMERS_SHARED:
             paths += sorted(scratch.glob(pattern)) if "*" in pattern else [scratch / pattern]
         paths += sorted({(scratch / arch.path).parent for arch in ARCHS[:limit]})
-    if "programs" in corpora:
-        paths.append(scratch / "programs")
     return paths
 
 
@@ -118,9 +117,18 @@ def entries_of(cases: list[dict[str, object]], facts: RuntimeFacts) -> list[str]
 
 
 def predict(scratch: Path, entries: list[str], corpora: tuple[str, ...], limit: int | None) -> Prediction:
-    config = Config(root=scratch, entry_points=tuple(entries))
-    files = discover(static_paths(scratch, corpora, limit), config).files
-    return analyze(files, config, jobs=2, use_cache=True)
+    """One project for exportdb + transformers; each program folder its own (see per_program.py)."""
+    prediction = Prediction()
+    paths = static_paths(scratch, corpora, limit)
+    if paths:
+        config = Config(root=scratch, entry_points=tuple(e for e in entries if not e.startswith("programs/")))
+        prediction = analyze(discover(paths, config).files, config, jobs=2, use_cache=True)
+    if "programs" in corpora:
+        folders = sorted(p for p in (scratch / "programs").glob("*") if p.is_dir())
+        each = analyze_each(folders, scratch, entries)
+        prediction.events += each.events
+        prediction.texts.update(each.texts)
+    return prediction
 
 
 # --- constructs ----------------------------------------------------------------

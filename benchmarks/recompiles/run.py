@@ -36,6 +36,9 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 SCRATCH = HERE.parent / ".scratch" / "recompiles"
 ROOT = SCRATCH / "programs"
+sys.path.insert(0, str(HERE.parent / "accuracy"))
+
+from per_program import analyze_each  # noqa: E402  (benchmarks/accuracy/per_program.py)
 
 from vtlint.analyzer import Prediction, analyze  # noqa: E402
 from vtlint.analyzer.files import discover  # noqa: E402
@@ -114,9 +117,15 @@ def observe(only: str, timeout: float) -> tuple[RuntimeFacts, TraceFacts, list[d
 
 
 def predict() -> Prediction:
+    """As a user would check them: the single files as one project, each folder as its own
+    (`cd NAME && vtlint check .`); entries are discovered, none is named."""
     config = Config(root=ROOT)
-    files = discover([ROOT], config).files
-    return analyze(files, config, jobs=2, use_cache=True)
+    singles = sorted(ROOT.glob("*.py"))
+    prediction = analyze(discover(singles, config).files, config, jobs=2, use_cache=True)
+    each = analyze_each(sorted(p for p in ROOT.iterdir() if p.is_dir()), ROOT)
+    prediction.events += each.events
+    prediction.texts.update(each.texts)
+    return prediction
 
 
 def program_of(path: str) -> str:

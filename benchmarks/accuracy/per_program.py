@@ -1,0 +1,58 @@
+"""Static analysis of program folders, one project each.
+
+A program is `model.py` + `train.py` that import each other as scripts do
+(`from model import GPT`). Several such folders in one project would share the
+module name `model`, which no real project does; so each folder is analyzed as
+its own project (as `cd NAME && vtlint check .` would), and its events are
+moved back under the folder's path so they join with the runtime facts."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from vtlint.analyzer import Prediction, analyze
+from vtlint.analyzer.files import discover
+from vtlint.config import Config
+from vtlint.findings import Related
+from vtlint.trace import Event
+
+
+def _move(path: str, prefix: str) -> str:
+    return path if path.startswith("/") else prefix + path
+
+
+def _move_entry(name: str, prefix: str) -> str:
+    path, sep, qual = name.rpartition(":")
+    return f"{_move(path, prefix)}{sep}{qual}" if sep and path.endswith(".py") else name
+
+
+def _move_related(items: tuple[Related, ...], prefix: str) -> tuple[Related, ...]:
+    return tuple(replace(r, location=replace(r.location, path=_move(r.location.path, prefix))) for r in items)
+
+
+def rebase(event: Event, prefix: str) -> Event:
+    """The same event with project paths under `prefix` (e.g. `programs/nanogpt/`)."""
+    return event.with_(location=replace(event.location, path=_move(event.location.path, prefix)),
+                       entry=_move_entry(event.entry, prefix),
+                       callee=_move_entry(event.callee, prefix) if event.callee else None,
+                       chain=_move_related(event.chain, prefix), related=_move_related(event.related, prefix))
+
+
+def analyze_each(folders: list[Path], base: Path, entries: list[str] = ()) -> Prediction:  # type: ignore[assignment]
+    """Analyze every folder as its own project; `entries` are named relative to `base`."""
+    merged = Prediction()
+    for folder in folders:
+        prefix = folder.relative_to(base).as_posix() + "/"
+        mine = tuple(e[len(prefix):] for e in entries if e.startswith(prefix))
+        config = Config(root=folder, entry_points=mine)
+        files = discover([folder], config).files
+        prediction = analyze(files, config, jobs=1, use_cache=True)
+        merged.events += [rebase(e, prefix) for e in prediction.events]
+        merged.texts.update({_move(k, prefix): v for k, v in prediction.texts.items()})
+        merged.entries += [replace(i, entry=_move_entry(i.entry, prefix),
+                                   location=replace(i.location, path=_move(i.location.path, prefix)))
+                           for i in prediction.entries]
+        merged.notifications += prediction.notifications
+        merged.problems += prediction.problems
+    return merged
