@@ -1,5 +1,7 @@
 import { execFile } from 'child_process';
+import * as fs from 'fs';
 import * as os from 'os';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import {
   CloseAction,
@@ -11,7 +13,7 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 import { CrashPolicy } from './crash';
-import { chooseInterpreter, installArgs, Interpreter, probeArgs, serverArgs } from './interpreter';
+import { bundledWheel, chooseInterpreter, installArgs, Interpreter, probeArgs, serverArgs } from './interpreter';
 import { runtimeAllowed, serverSettings } from './settings';
 
 const CONFIRM = 'vtlint.confirmAtRuntime';
@@ -21,6 +23,7 @@ let output: vscode.OutputChannel;
 let status: vscode.StatusBarItem;
 let lastRuntime = 'no runtime run yet';
 let interpreter: Interpreter | undefined;
+let extensionPath = '';
 const crashes = new CrashPolicy();
 
 interface PythonApi {
@@ -73,24 +76,39 @@ function probe(python: string): Promise<boolean> {
   });
 }
 
+function wheelArgs(): string[] | undefined {
+  const folder = path.join(extensionPath, 'dist', 'python');
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(folder);
+  } catch {
+    names = [];
+  }
+  return installArgs(bundledWheel(folder, names));
+}
+
 async function offerInstall(python: string): Promise<boolean> {
+  const args = wheelArgs();
+  const how = args
+    ? 'Install the vtlint bundled with this extension, or choose an interpreter that has it.'
+    : 'Install it from a vtlint clone (`python -m pip install /path/to/vtlint`) or choose an interpreter that has it.';
   const choice = await vscode.window.showWarningMessage(
-    `vtlint is not installed for ${python}.`,
-    'Install vtlint',
+    `vtlint is not installed for ${python}. ${how}`,
+    ...(args ? ['Install vtlint'] : []),
     'Choose interpreter',
   );
   if (choice === 'Choose interpreter') {
     await vscode.commands.executeCommand('workbench.action.openSettings', 'vtlint.interpreter');
     return false;
   }
-  if (choice !== 'Install vtlint') {
+  if (choice !== 'Install vtlint' || !args) {
     return false;
   }
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Installing vtlint into ${python}` },
     () =>
       new Promise<boolean>((resolve) => {
-        execFile(python, installArgs(), { timeout: 600000 }, (error, stdout, stderr) => {
+        execFile(python, args, { timeout: 600000 }, (error, stdout, stderr) => {
           output.appendLine(stdout + stderr);
           if (error) {
             void vscode.window.showErrorMessage(`Installing vtlint failed: ${error.message}`);
@@ -211,6 +229,7 @@ async function restart(): Promise<void> {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extensionPath = context.extensionPath;
   output = vscode.window.createOutputChannel('vtlint');
   status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 0);
   status.command = 'vtlint.showOutput';

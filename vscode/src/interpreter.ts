@@ -40,6 +40,17 @@ export function probeArgs(): string[] {
   return ['-c', 'import vtlint.lsp.server'];
 }
 
-export function installArgs(): string[] {
-  return ['-m', 'pip', 'install', '--upgrade', 'vtlint'];
+/**
+ * Installing vtlint: it is not on the package index, so `make vsix` bundles the wheel
+ * `make dist` builds (dist/python/vtlint-*.whl in the extension); without one there is
+ * nothing to install from.
+ */
+export function installArgs(wheel: string | undefined): string[] | undefined {
+  return wheel ? ['-m', 'pip', 'install', '--upgrade', wheel] : undefined;
+}
+
+/** The bundled wheel among the names in the extension's dist/python folder, if any. */
+export function bundledWheel(folder: string, names: string[]): string | undefined {
+  const wheel = names.filter((n) => /^vtlint-.*\.whl$/.test(n)).sort().pop();
+  return wheel ? `${folder}/${wheel}` : undefined;
 }

@@ -1,5 +1,5 @@
 import * as assert from 'assert';
-import { chooseInterpreter, DEFAULT_INTERPRETER, serverArgs } from '../src/interpreter';
+import { bundledWheel, chooseInterpreter, DEFAULT_INTERPRETER, installArgs, serverArgs } from '../src/interpreter';
 
 describe('chooseInterpreter', () => {
   it('prefers the vtlint.interpreter setting', () => {
@@ -26,5 +26,12 @@ describe('chooseInterpreter', () => {
 
   it('starts the server as a module', () => {
     assert.deepStrictEqual(serverArgs(), ['-m', 'vtlint', 'lsp']);
+  });
+
+  it('installs the bundled wheel, never `vtlint` from the package index (it is not there)', () => {
+    const wheel = bundledWheel('/ext/dist/python', ['README', 'vtlint-0.1.0-py3-none-any.whl']);
+    assert.strictEqual(wheel, '/ext/dist/python/vtlint-0.1.0-py3-none-any.whl');
+    assert.deepStrictEqual(installArgs(wheel), ['-m', 'pip', 'install', '--upgrade', wheel]);
+    assert.strictEqual(installArgs(bundledWheel('/ext/dist/python', [])), undefined);
   });
 });
