@@ -186,6 +186,9 @@ class FunctionDef:
     first_line: int  # first decorator's line: what co_firstlineno is on 3.11+
     def_line: int
     end_line: int
+    params: tuple[str, ...] = ()  # positional parameters, in order
+    varargs: str | None = None  # the name of *args
+    varkw: str | None = None  # the name of **kwargs
 
 
 class ProjectFiles:
@@ -247,6 +250,11 @@ class ProjectFiles:
     def def_line(self, filename: str, qualname: str) -> int | None:
         return next((d.def_line for d in self.functions(filename) if d.qualname == qualname), None)
 
+    def code(self, filename: str, name: str | None, firstlineno: int | None) -> FunctionDef | None:
+        """The definition of a code object, inside the project or not (read, never imported)."""
+        return next((d for d in self.functions(filename) if d.name == name and firstlineno in (d.first_line, d.def_line)),
+                    None)
+
 
 def _read_functions(path: Path) -> list[FunctionDef]:
     try:
@@ -260,7 +268,11 @@ def _read_functions(path: Path) -> list[FunctionDef]:
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 qual = f"{prefix}{child.name}"
                 first = min([d.lineno for d in child.decorator_list] + [child.lineno])
-                found.append(FunctionDef(qual, child.name, first, child.lineno, child.end_lineno or child.lineno))
+                args = child.args
+                found.append(FunctionDef(qual, child.name, first, child.lineno, child.end_lineno or child.lineno,
+                                         tuple(a.arg for a in [*args.posonlyargs, *args.args]),
+                                         args.vararg.arg if args.vararg else None,
+                                         args.kwarg.arg if args.kwarg else None))
                 visit(child, f"{qual}.<locals>.")
             elif isinstance(child, ast.ClassDef):
                 visit(child, f"{prefix}{child.name}.")
@@ -269,6 +281,90 @@ def _read_functions(path: Path) -> list[FunctionDef]:
 
     visit(tree, "")
     return found
+
+
+# --- where a Source is read ------------------------------------------------
+
+# Types whose ID_MATCH says which function, class or module a name is bound to
+# (`torch.softmax`, `torch.no_grad`): identity, not a value baked into the graph.
+_IDENTITY_TYPES = {"function", "builtin_function_or_method", "method", "method-wrapper", "method_descriptor",
+                   "wrapper_descriptor", "type", "module", "code", "functools.partial", "classmethod", "staticmethod"}
+
+
+def _identity(guard: Guard) -> bool:
+    type_name = guard.type_name or ""
+    if type_name == "module":
+        return True
+    return guard.kind == "ID_MATCH" and (type_name in _IDENTITY_TYPES or type_name.endswith("Meta")
+                                         or type_name.startswith(("torch._ops.", "torch._C.")))
+
+
+@dataclass
+class _Place:
+    type_name: str | None
+    where: tuple[str, int] | None = None  # (file, line) of the project code that read it
+
+
+_STEP = re.compile(r"(?:\.[A-Za-z_]\w*|\[\d+\]|\[(['\"])[^'\"]*\1\])$")
+
+
+def _parent_source(source: str) -> str | None:
+    """`L['self'].drop.p` -> `L['self'].drop`; None for a bare local or global."""
+    step = _STEP.search(source)
+    return source[: step.start()] if step and step.start() > 0 and not re.fullmatch(r"[LG]", source[: step.start()]) else None
+
+
+def _builtin_owner(source: str, places: dict[str, _Place]) -> dict[str, str] | None:
+    """A hyper-parameter of a torch.nn built-in (`drop.p`, `bn.eps`): its module's Source and class."""
+    parent = _parent_source(source)
+    type_name = (places[parent].type_name or "") if parent in places else ""
+    if not parent or not type_name.startswith("torch.nn.modules."):
+        return None
+    return {"source": parent, "type": f"torch.nn.{type_name.rpartition('.')[2]}"}
+
+
+def _read_span(text: str, source: str) -> tuple[int, int] | None:
+    """(column, end column), 1-based, of the read of `source` in one line: the
+    whole spelling (`opts.gain`, `weights[1]`, a bare `k`), or its last steps (`self.scale`
+    for `L['self'].mlp.scale` read inside the submodule)."""
+    match = re.match(r"[LG]\[(['\"])(\w+)\1\]", source)
+    if not text or not match:
+        return None
+    steps = [match[2], *re.findall(r"\.[A-Za-z_]\w*|\[[^\]]*\]", source[match.end():])]
+    for start in range(len(steps)):
+        tail = "".join(steps[start:])
+        found = re.search(rf"(?<![\w.]){re.escape(tail)}(?!\w)" if start == 0 else rf"[\w.]*{re.escape(tail)}(?!\w)", text)
+        if found:
+            return found.start() + 1, found.end() + 1
+    return None
+
+
+@dataclass(frozen=True)
+class WrapperLink:
+    """A compiled wrapper (`functools.wraps`, a transformers decorator) whose frame
+    calls the project function `entry` with its own arguments passed through."""
+
+    entry: str
+    wrapper: FunctionDef
+    callee: FunctionDef
+
+    def source(self, source: str) -> str | None:
+        """The wrapper's Source spelled as the callee's: `L['args'][0]` -> `L['self']`,
+        `L['kwargs']['k']` -> `L['k']`; None for the wrapper's own locals."""
+        match = re.match(r"L\[(['\"])(\w+)\1\]", source)
+        if not match:
+            return source
+        name, rest = match[2], source[match.end():]
+        params, wrapper = self.callee.params, self.wrapper
+        if name in wrapper.params:
+            index = wrapper.params.index(name)
+            return f"L['{params[index]}']{rest}" if index < len(params) else None
+        if name == wrapper.varargs and (item := re.match(r"\[(\d+)\]", rest)):
+            index = len(wrapper.params) + int(item[1])
+            return f"L['{params[index]}']{rest[item.end():]}" if index < len(params) else None
+        if name == wrapper.varkw and (key := re.match(r"\[(['\"])(\w+)\1\]", rest)):
+            return f"L['{key[2]}']{rest[key.end():]}"
+        return None
 
 
 # --- the conversion --------------------------------------------------------
@@ -287,13 +383,14 @@ class EntryCoverage:
     recompile_limit_hit: bool = False
     frame_skipped: bool = False
     kernels: list[str] = field(default_factory=list)  # Inductor kernels generated for it
+    via: dict[str, str] = field(default_factory=dict)  # wrapper code name -> its file, when Dynamo compiled a wrapper
 
     def to_dict(self) -> dict[str, object]:
         return {
             "entry": self.entry, "compiles": self.compiles, "frames": dict(self.frames),
             "graph_count": self.graph_count, "op_count": self.op_count, "graph_breaks": self.graph_breaks,
             "recompile_limit_hit": self.recompile_limit_hit, "frame_skipped": self.frame_skipped,
-            "kernels": list(self.kernels),
+            "kernels": list(self.kernels), "via": dict(self.via),
         }
 
 
@@ -305,6 +402,7 @@ class Observed:
     coverage: dict[str, EntryCoverage]
     torch_version: str | None = None
     problems: list[str] = field(default_factory=list)
+    unlinked: list[dict[str, object]] = field(default_factory=list)  # compiled code no project entry owns, and why
 
     @cached_property
     def _functions(self) -> set[tuple[str, str]]:
@@ -339,8 +437,29 @@ class _Converter:
         self.facts = facts
         self.files = files
         self.by_id = {(c.log, c.generation, c.compile_id): c for c in facts.compiles}
+        self.links = self.wrapper_links(facts.inlines)
 
     # entries
+
+    def wrapper_links(self, calls: Iterable[InlineCall]) -> dict[tuple[str | None, str | None, int | None], WrapperLink]:
+        """Compiled code that only passes its `*args`/`**kwargs` on to a project function:
+        a decorator's closure, or any such code outside the project (an installed
+        package's decorator). The inlined call from the wrapper's own frame names it."""
+        links: dict[tuple[str | None, str | None, int | None], WrapperLink] = {}
+        for call in calls:
+            key = (call.root_file, call.root_name, call.root_firstlineno)
+            if key in links or (call.caller_file, call.caller_function) != (call.root_file, call.root_name):
+                continue
+            wrapper = self.files.code(call.root_file or "", call.root_name, call.root_firstlineno)
+            if wrapper is None or not (wrapper.varargs or wrapper.varkw):
+                continue
+            if self.files.display(call.root_file) and "<locals>" not in wrapper.qualname:
+                continue  # a project function of its own, not a decorator's wrapper
+            callee_display = self.files.display(call.callee_file)
+            callee = self.files.code(call.callee_file, call.callee_name, call.callee_firstlineno)
+            if callee_display and callee:
+                links[key] = WrapperLink(f"{callee_display}:{callee.qualname}", wrapper, callee)
+        return links
 
     def entry_of(self, compile: Compile) -> tuple[str, str] | None:
         """(entry, code name) of a compile in the project, or None."""
@@ -348,7 +467,11 @@ class _Converter:
 
     def entry_for_code(self, filename: str | None, name: str | None, firstlineno: int | None) -> tuple[str, str] | None:
         """The entry a code object belongs to: itself, or for a resume function
-        (`torch_dynamo_resume_in_f_at_9`) the function `f` it resumes."""
+        (`torch_dynamo_resume_in_f_at_9`) the function `f` it resumes, or for a
+        wrapper the function it passes its arguments to."""
+        link = self.links.get((filename, name, firstlineno))
+        if link is not None and name:
+            return link.entry, name
         display = self.files.display(filename)
         if display is None or not name or filename is None:
             return None
@@ -375,23 +498,27 @@ class _Converter:
     def wraps(self, compile: Compile, entry: str, frame: str) -> list[Event]:
         groups: dict[str, list[Guard]] = {}
         for guard in compile.guards:
-            if (guard.source or "").endswith(".__code__") or guard.type_name == "module":
-                continue  # identity of a function (reported as an INLINE) or of a module
+            if (guard.source or "").endswith(".__code__") or _identity(guard):
+                continue  # which function, class or module a name is: not a value the user bakes
             if guard.kind not in _VALUE_GUARDS or not _user_source(normalize_source(guard.source or "")):
                 continue
             if (guard.source or "").startswith(_IMPORTED) and not self.project_module(guard.source or ""):
                 continue  # a global of a library module (torch's own nn.Module hooks, ...)
             groups.setdefault(guard.source or "", []).append(guard)
         kernels = [k for out in compile.output_code for k in out.kernels]
+        places = self.places(compile)
         events = []
         for raw, guards in groups.items():
             kinds = {g.kind for g in guards}
             best = min(guards, key=lambda g: _GUARD_RANK.get(g.kind, 99))
-            source = normalize_source(raw)
-            where = self.guard_location(best, compile) or self.entry_location(compile, entry)
+            source = self.in_entry(compile, normalize_source(raw))
+            if source is None:
+                continue  # a wrapper's own local (a decorator's argument), not the entry's
+            where = self.read_location(source, places) or self.entry_location(compile, entry)
             value = guard_value(best)
             immediate = {"kernel_immediate": literal_in_kernels(value, kernels)} if kernels and value else {}
             immediate.update(self.stack_value(source, frame, compile))
+            owner = _builtin_owner(source, places)
             events.append(Event(
                 action=Action.WRAP, location=where, entry=entry, frame=frame, source=source,
                 variable_tracker=variable_tracker_for(best, kinds), guard_kind=best.kind,
@@ -399,9 +526,46 @@ class _Converter:
                 value=value,
                 detail={"compile_id": compile.compile_id, "type": best.type_name, **immediate,
                         "guards": [g.spelled for g in guards], "dynamo_source": raw,
+                        **({"builtin_module": owner} if owner else {}),
                         **({"hint": best.hint} if best.hint else {})},
             ))
         return events
+
+    def places(self, compile: Compile) -> dict[str, _Place]:
+        """Each Source the compile guarded -> its type and the project line that read it."""
+        out: dict[str, _Place] = {}
+        for guard in compile.guards:
+            source = self.in_entry(compile, normalize_source(guard.source or ""))
+            if not source:
+                continue
+            place = out.setdefault(source, _Place(guard.type_name))
+            if place.where is None:
+                filename = self.files.resolve_tail(guard.user_file, prefer=compile.co_filename)
+                if self.files.display(filename) and guard.user_line:
+                    place.where = (filename, guard.user_line)  # type: ignore[assignment]
+        return out
+
+    def read_location(self, source: str, places: dict[str, _Place]) -> Location | None:
+        """Where the project reads the Source: the guard's own line when it is project
+        code, else the line reading the nearest enclosing Source (a built-in module's
+        `p` is read inside torch; `self.drop(y)` is the user's line), at the read's column."""
+        probe: str | None = source
+        while probe:
+            place = places.get(probe)
+            if place is not None and place.where is not None:
+                filename, line = place.where
+                display = self.files.display(filename)
+                if display:
+                    span = _read_span(linecache.getline(filename, line), probe)
+                    return Location(display, line, span[0], line, span[1]) if span else Location(display, line)
+            probe = _parent_source(probe)
+        return None
+
+    def in_entry(self, compile: Compile, source: str) -> str | None:
+        """The Source in the linked entry's own terms (a wrapper's `L['args'][0]` is the
+        method's `L['self']`); unchanged for a compile of the entry itself."""
+        link = self.links.get((compile.co_filename, compile.co_name, compile.co_firstlineno))
+        return link.source(source) if link else source
 
     def project_module(self, source: str) -> bool:
         """`G['__import_pkg_dot_mod'].X`: whether pkg.mod is a module of the project."""
@@ -428,9 +592,11 @@ class _Converter:
         where = f"computed eagerly at line {line} before the graph break"
         return {"stack_value": f"{where}: `{text}`" if text else where}
 
-    def guard_location(self, guard: Guard, compile: Compile) -> Location | None:
-        filename = self.files.resolve_tail(guard.user_file, prefer=compile.co_filename)
-        return self.location(filename, guard.user_line)
+    def guard_location_of(self, filename: str | None, line: int | None, source: str | None) -> Location | None:
+        """A user line a recompile reason names, at the read of `source` when it is there."""
+        where = self.location(filename, line)
+        span = _read_span(linecache.getline(filename, where.line), source) if where and filename and source else None
+        return Location(where.path, where.line, span[0], where.line, span[1]) if where and span else where
 
     # RECOMPILE
 
@@ -440,13 +606,20 @@ class _Converter:
         events = []
         for index, reason in enumerate(compile.recompile_reasons):
             failed = self.by_id.get((compile.log, compile.generation, reason.failed_compile_id))
-            source, kind, guard = self.match_reason(reason, failed)
+            spelled, kind, guard = self.match_reason(reason, failed)
+            source = self.in_entry(compile, spelled) if spelled else None
+            if guard and spelled and source and source != spelled:
+                guard = guard.replace(spelled, source)
             filename = self.files.resolve_tail(reason.user_file, prefer=compile.co_filename)
-            where = self.location(filename, reason.user_line) or self.entry_location(compile, entry)
+            where = ((self.read_location(source, self.places(failed or compile)) if source else None)
+                     or self.guard_location_of(filename, reason.user_line, source)
+                     or self.entry_location(compile, entry))
             events.append(Event(
                 action=Action.RECOMPILE, location=where, entry=entry, frame=frame, source=source,
                 guard_kind=kind, guard=guard,
                 detail={"failing_guard": reason.text, "compile_id": compile.compile_id,
+                        "reason": (f"`{guard or reason.text}` failed at runtime and Dynamo recompiled "
+                                   f"(compile {reason.failed_compile_id} -> {compile.compile_id})"),
                         "failed_compile_id": reason.failed_compile_id, "cause": index == 0,
                         **({"hint": reason.hint} if reason.hint else {})},
             ))
@@ -517,6 +690,9 @@ class _Converter:
     # INLINE
 
     def inline(self, call: InlineCall) -> Event | None:
+        if (call.root_file, call.root_name, call.root_firstlineno) in self.links and \
+                (call.caller_file, call.caller_function) == (call.root_file, call.root_name):
+            return None  # the wrapper's call of the entry it is linked to
         where = self.location(call.caller_file, call.caller_line)
         owner = self.entry_for_code(call.root_file, call.root_name, call.root_firstlineno)
         if where is None or owner is None:
@@ -570,12 +746,18 @@ def to_events(facts: TraceFacts, root: Path) -> Observed:
     coverage: dict[str, EntryCoverage] = {}
     wraps, recompiles, breaks, frames = [], [], [], []
     resumes = {c.co_name for c in facts.compiles if c.co_name and RESUME.match(c.co_name)}
+    unlinked: dict[tuple[str, str], dict[str, object]] = {}
     for compile in facts.compiles:
         owner = conv.entry_of(compile)
         if owner is None:
+            if why := _why_unlinked(compile, files):
+                item = unlinked.setdefault((compile.co_filename or "", compile.co_name or ""), why)
+                item["compiles"] = int(item.get("compiles", 0)) + 1  # type: ignore[call-overload]
             continue
         entry, frame = owner
         cov = coverage.setdefault(entry, EntryCoverage(entry))
+        if (compile.co_filename, compile.co_name, compile.co_firstlineno) in conv.links:
+            cov.via[frame] = _shown_path(compile.co_filename or "", files)
         cov.frames[frame] = cov.frames.get(frame, 0) + 1
         cov.compiles += 0 if RESUME.match(frame) else 1
         cov.graph_count += 1 if compile.has_graph else 0
@@ -599,4 +781,28 @@ def to_events(facts: TraceFacts, root: Path) -> Observed:
         frames.append(Event(action=Action.FRAME, location=conv.entry_location(first, entry), entry=entry,
                             frame=frame_name, detail={**cov.to_dict(), "graph_break_count": cov.graph_breaks}))
     events = _unique([*frames, *wraps, *_count_recompiles(recompiles), *breaks, *inlines])
-    return Observed(events, coverage, facts.torch_version, list(facts.problems))
+    return Observed(events, coverage, facts.torch_version, list(facts.problems), list(unlinked.values()))
+
+
+def _shown_path(filename: str, files: ProjectFiles) -> str:
+    """A display path, or an installed file from its package on (`instpkg/utils.py`)."""
+    display = files.display(filename)
+    if display:
+        return display
+    parts = Path(filename).parts
+    cut = max((i for i, part in enumerate(parts) if part in _INSTALLED), default=len(parts) - 2)
+    return PurePosixPath(*parts[cut + 1:]).as_posix()
+
+
+def _why_unlinked(compile: Compile, files: ProjectFiles) -> dict[str, object] | None:
+    """Compiled code outside the project that no project function could be linked to;
+    None for torch's own frames and for code of no file."""
+    filename = compile.co_filename or ""
+    if not filename or filename.startswith("<") or f"{os.sep}torch{os.sep}" in filename:
+        return None
+    if files.display(filename) is None and not _INSTALLED.intersection(Path(filename).parts) and \
+            not Path(filename).is_absolute():
+        return None
+    why = ("it is outside the project and Dynamo inlined no project function from its own frame"
+           if files.display(filename) is None else "its code could not be matched to a definition")
+    return {"code": compile.co_name or "", "file": _shown_path(filename, files), "why": why}

@@ -6,7 +6,7 @@ its value, and a guard on its Source checks it on every call."""
 
 from __future__ import annotations
 
-from vtlint.findings import Finding, Fix, Kind, Level
+from vtlint.findings import Evidence, Finding, Fix, Kind, Level
 from vtlint.rules.base import Example, Rule, RuleContext
 from vtlint.trace import Action, MergedEvent
 
@@ -69,6 +69,10 @@ change. See VTL111 for the changes vtlint can see.
             message += "; int attributes of an nn.Module stay static (allow_unspec_int_on_nn_module=False)"
         if event.confidence == "low" and merged.observed is None:
             message += " (low confidence: a guess made without seeing the value Dynamo will get, e.g. a default)"
+        seen = merged.observed
+        if merged.evidence is Evidence.REFUTED and seen is not None:
+            baked = f"baked it as {seen.value}" if seen.value is not None else f"wrapped it as a {seen.variable_tracker}"
+            message += f"; at runtime Dynamo {baked} (`{seen.guard}`)"
         return Finding(self.code, self.kind, self.level, event.location, message, source=event.source,
                        variable_tracker=event.variable_tracker, guard=event.guard, evidence=merged.evidence,
                        confidence=event.confidence, entry=event.entry, chain=event.chain,

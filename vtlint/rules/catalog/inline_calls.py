@@ -43,6 +43,10 @@ the caller's graph too (reported at the callee's line with this call in the chai
         event = merged.event
         callee = (event.callee or "").rpartition(":")[2] or event.callee
         message = f"`{callee}` is inlined here (UserFunctionVariable): its body is traced into this graph"
+        seen = merged.observed
+        if seen is not None and seen.action is Action.FRAME:
+            message += (f"; at runtime Dynamo compiled `{callee}` as its own frame "
+                        f"({seen.detail.get('compiles', 0)} compiles): the call ran eagerly")
         return Finding(self.code, self.kind, self.level, event.location, message,
                        variable_tracker=event.variable_tracker or "UserFunctionVariable", evidence=merged.evidence,
                        confidence=event.confidence, entry=event.entry, chain=event.chain,

@@ -67,7 +67,8 @@ keep configuration constant while the compiled function is in use.
     def build(self, merged: MergedEvent, ctx: RuleContext) -> Finding | None:
         event = merged.event
         reason = event.detail.get("reason") or event.detail.get("failing_guard") or "a guard fails"
-        return _finding(self, merged, f"recompile: `{event.source}` changes here — {reason}")
+        what = f"`{event.source}` changes here" if event.source else "a guarded value changes here"
+        return _finding(self, merged, f"recompile: {what} — {reason}")
 
 
 class ModuleIntRecompilesEveryCall(Rule):

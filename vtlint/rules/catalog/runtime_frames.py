@@ -18,6 +18,10 @@ def _seen(merged: MergedEvent) -> Event | None:
     return merged.observed
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 def _frames(detail: dict[str, Any]) -> str:
     frames = detail.get("frames") or {}
     return ", ".join(f"{name} ×{count}" for name, count in frames.items())
@@ -126,5 +130,5 @@ value dynamic or a tensor.
         assert seen is not None
         detail = seen.detail
         message = (f"`{seen.entry}` was compiled {detail.get('compiles')} times by the harness "
-                   f"({_frames(detail)}; {detail.get('graph_count', 0)} graphs)")
+                   f"({_frames(detail)}; {_plural(int(detail.get('graph_count', 0)), 'graph')})")
         return _finding(self, merged, seen, message, self.fix.strip())
