@@ -4,12 +4,13 @@ old findings stay hidden when lines move; `--write-baseline FILE` writes one."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
+from vtlint.bounded import loads, read_bytes
 from vtlint.check import CheckResult
 from vtlint.findings import Level, Notification
 from vtlint.report.fingerprint import NAMESPACE, SourceLines, fingerprints
+from vtlint.report.sarif_merge import MAX_LOG_BYTES, member
 
 
 class BaselineError(Exception):
@@ -19,7 +20,7 @@ class BaselineError(Exception):
 def load_baseline(path: Path) -> set[str]:
     """The fingerprints of every vtlint result in the SARIF log at `path`."""
     try:
-        log = json.loads(path.read_text(encoding="utf-8"))
+        log = loads(read_bytes(path, MAX_LOG_BYTES))
     except OSError as exc:
         raise BaselineError(f"cannot read baseline {path}: {exc.strerror}") from None
     except ValueError as exc:
@@ -28,10 +29,11 @@ def load_baseline(path: Path) -> set[str]:
         raise BaselineError(f"baseline {path} is not a SARIF log (no runs)")
     found: set[str] = set()
     for run in log["runs"]:
-        if run.get("tool", {}).get("driver", {}).get("name") != "vtlint":
+        if member(member(run, "tool"), "driver").get("name") != "vtlint":
             continue
-        for result in run.get("results", []):
-            fingerprint = (result.get("partialFingerprints") or {}).get(NAMESPACE)
+        results = run.get("results", [])
+        for result in results if isinstance(results, list) else []:
+            fingerprint = member(result, "partialFingerprints").get(NAMESPACE)
             if isinstance(fingerprint, str):
                 found.add(fingerprint)
     return found

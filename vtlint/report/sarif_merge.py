@@ -8,16 +8,19 @@ level and runtime facts) wins over the static one."""
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
+from vtlint.bounded import MiB, loads, read_bytes
 from vtlint.report.fingerprint import NAMESPACE
 from vtlint.report.sarif_github import enforce_limits
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+MAX_LOG_BYTES = 1024 * MiB  # GitHub takes 10 MB gzipped; uncompressed logs are many times that
 _RUNTIME_RANK = {"confirmed": 3, "runtime-only": 2, "refuted": 1, "predicted": 0}
 
 
@@ -51,10 +54,36 @@ def _runs(log: dict[str, Any]) -> list[dict[str, Any]]:
     if not isinstance(log, dict) or log.get("version") != "2.1.0" or not isinstance(log.get("runs"), list):
         raise MergeError("not a SARIF 2.1.0 log")
     for run in log["runs"]:
-        name = run.get("tool", {}).get("driver", {}).get("name")
-        if name != "vtlint":
-            raise MergeError(f"a run of {name!r}: vtlint merges only its own runs")
+        driver = member(member(run, "tool"), "driver")
+        if driver.get("name") != "vtlint":
+            raise MergeError(f"a run of {driver.get('name')!r}: vtlint merges only its own runs")
+    problem = schema_problem(log)
+    if problem:
+        raise MergeError(f"not valid SARIF 2.1.0 at {problem}")
     return log["runs"]
+
+
+def member(value: Any, key: str) -> dict[str, Any]:
+    """`value[key]` when both are objects, else an empty one (hostile logs hold anything)."""
+    found = value.get(key) if isinstance(value, dict) else None
+    return found if isinstance(found, dict) else {}
+
+
+@functools.cache
+def _schema() -> Any:
+    from jsonschema import validators
+
+    schema = json.loads((Path(__file__).parent / "schemas" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+    return validators.validator_for(schema)(schema)
+
+
+def schema_problem(log: Any) -> str | None:
+    """The first way `log` breaks the SARIF 2.1.0 schema, or None: merge copies runs
+    into its output, so an invalid input would make invalid output."""
+    error = next(iter(_schema().iter_errors(log)), None)
+    if error is None:
+        return None
+    return f"/{'/'.join(map(str, error.absolute_path))}: {error.message[:200]}"
 
 
 def _category(runs: list[dict[str, Any]], override: str | None) -> str:
@@ -168,7 +197,7 @@ def merge_files(paths: Iterable[Path], category: str | None = None) -> str:
     logs = []
     for path in paths:
         try:
-            logs.append(json.loads(path.read_text(encoding="utf-8")))
+            logs.append(loads(read_bytes(path, MAX_LOG_BYTES)))
         except OSError as exc:
             raise MergeError(f"cannot read {path}: {exc.strerror}") from None
         except ValueError as exc:
