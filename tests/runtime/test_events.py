@@ -119,3 +119,6 @@ def test_exercised(trace_fixture):
     assert observed.exercised(a_break)
     assert not observed.exercised(elsewhere)
     assert not observed.exercised(never_guarded)
+    # f recompiled on `n`: another change predicted there may hide behind that first failing guard
+    assert not observed.exercised(Event(Action.RECOMPILE, Location("examples/seed.py", 30), "examples/seed.py:f",
+                                        source="L['items'][0]"))

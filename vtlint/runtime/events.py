@@ -429,7 +429,13 @@ class Observed:
             entry = next(e for e in self.coverage if (e.rpartition(":")[0], entry_function(e)) == (path, entry_function(entry)))
         if not event.source or event.action not in (Action.WRAP, Action.RECOMPILE):
             return True
+        if event.action is Action.RECOMPILE and entry in self._recompiled:
+            return False  # Dynamo names only the first failing guard: this change may hide behind it
         return source_root(event.source) in self._scope.get(entry, set())
+
+    @cached_property
+    def _recompiled(self) -> set[str]:
+        return {e.entry for e in self.events if e.action is Action.RECOMPILE}
 
 
 class _Converter:

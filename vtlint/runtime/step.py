@@ -56,6 +56,7 @@ class RuntimeFacts:
     probes: list[dict[str, Any]] = field(default_factory=list)
     torch_version: str | None = None
     root: str | None = None
+    unlinked: list[dict[str, Any]] = field(default_factory=list)  # compiled code no project entry owns, and why
 
     def rebased(self, root: Path) -> RuntimeFacts:
         """The same facts with display paths relative to `root` (facts traced with
@@ -94,6 +95,7 @@ class RuntimeFacts:
             "entries": [c.to_dict() for c in sorted(self.coverage.values(), key=lambda c: c.entry)],
             "compiles": sum(sum(c.frames.values()) for c in self.coverage.values()),
             "kernels": self.kernels,
+            **({"unlinked": self.unlinked} if self.unlinked else {}),
             **({"probes": self.probes} if self.probes else {}),
         }
 
@@ -110,6 +112,7 @@ class RuntimeFacts:
             "coverage": [c.to_dict() for c in self.coverage.values()], "kernels": self.kernels,
             "events": [e.to_dict() for e in self.events],
             "notifications": [n.to_dict() for n in self.notifications], "probes": self.probes,
+            "unlinked": self.unlinked,
         }
 
     @classmethod
@@ -131,6 +134,7 @@ class RuntimeFacts:
                 kernels=dict(data.get("kernels") or {}),
                 notifications=[Notification.from_dict(n) for n in data.get("notifications", [])],
                 probes=list(data.get("probes") or []),
+                unlinked=list(data.get("unlinked") or []),
                 torch_version=data.get("torch_version"),
                 root=data.get("root"),
             )
@@ -213,6 +217,7 @@ def facts_from_trace(trace_dir: Path, root: Path, run: HarnessRun | None = None)
     return RuntimeFacts(
         events=observed.events, coverage=observed.coverage, harness=run.to_dict() if run else {},
         kernels=kernel_summary(parsed), notifications=notes, torch_version=parsed.torch_version, root=str(root),
+        unlinked=observed.unlinked,
     )
 
 

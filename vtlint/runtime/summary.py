@@ -22,7 +22,14 @@ def _entry_line(entry: dict[str, Any]) -> str:
         parts.append("hit the recompile limit: falls back to eager")
     elif entry.get("frame_skipped"):
         parts.append("frame skipped: runs eagerly")
-    return f"  {entry['entry']}: {', '.join(parts)}"
+    via = entry.get("via") or {}
+    shown = "; ".join(f"compiled as `{code}` of {where}" for code, where in via.items())
+    return f"  {entry['entry']}: {', '.join(parts)}" + (f" ({shown})" if shown else "")
+
+
+def _unlinked_line(item: dict[str, Any]) -> str:
+    return (f"  not linked: `{item.get('code')}` of {item.get('file')}, "
+            f"{_plural(int(item.get('compiles') or 0), 'compile')}: {item.get('why')}")
 
 
 def coverage_lines(runtime: dict[str, Any]) -> list[str]:
@@ -42,7 +49,10 @@ def coverage_lines(runtime: dict[str, Any]) -> list[str]:
     head += f" (torch {version})" if version else ""
     head += f"; exercised {len(entries)} compiled entr{'y' if len(entries) == 1 else 'ies'}"
     head += f", {_plural(int(runtime.get('compiles') or 0), 'compile')}" + (":" if entries else ".")
-    lines = [head, *(_entry_line(e) for e in entries)]
+    unlinked = runtime.get("unlinked") or []
+    if unlinked and not entries:
+        head = head.rstrip(".") + ": the compiled code could not be linked to a project function:"
+    lines = [head, *(_entry_line(e) for e in entries), *(_unlinked_line(u) for u in unlinked)]
     kernels = runtime.get("kernels") or {}
     if kernels.get("triton"):
         lines.append(f"Kernels: {_plural(int(kernels['triton']), 'Triton kernel')} on the GPU")
