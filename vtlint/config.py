@@ -108,7 +108,19 @@ def _parse_dynamo(table: Any, where: str) -> DynamoSettings:
             values[name] = _check_type(value, bool, f"{where}.{key}", "true or false")
         else:
             values[name] = _check_type(value, int, f"{where}.{key}", "an integer")
+            if values[name] < 1:
+                raise ConfigError(f"{where}.{key}: expected an integer of at least 1, got {value!r}")
     return DynamoSettings(**values)
+
+
+MAX_SECONDS = 7 * 24 * 3600.0  # timers overflow far above this; nan or inf would mean no limit at all
+
+
+def seconds(value: Any, where: str) -> float:
+    """A finite, positive number of seconds (at most a week); ConfigError naming `where` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= MAX_SECONDS:
+        raise ConfigError(f"{where}: expected a positive number of seconds up to {MAX_SECONDS:.0f}, got {value!r}")
+    return float(value)
 
 
 def _parse_runtime(table: Any, where: str) -> RuntimeSettings:
@@ -119,9 +131,7 @@ def _parse_runtime(table: Any, where: str) -> RuntimeSettings:
         if key == "command":
             values["command"] = _check_type(value, str, f"{where}.{key}", "a string")
         elif key == "timeout":
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-                raise ConfigError(f"{where}.{key}: expected a positive number of seconds, got {value!r}")
-            values["timeout"] = float(value)
+            values["timeout"] = seconds(value, f"{where}.{key}")
         else:
             raise ConfigError(f"{where}.{key}: unknown key (known: command, timeout)")
     return RuntimeSettings(**values)
@@ -154,9 +164,7 @@ def parse_table(table: dict[str, Any], root: Path, config_file: Path | None) -> 
             except ValueError:
                 raise ConfigError(f"{where}.{key}: expected \"error\", \"warning\" or \"note\", got {value!r}") from None
         elif key == "file-budget":
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-                raise ConfigError(f"{where}.{key}: expected a positive number of seconds, got {value!r}")
-            values["file_budget"] = float(value)
+            values["file_budget"] = seconds(value, f"{where}.{key}")
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise ConfigError(f"{where}.{key}: expected a table of glob = [codes]")

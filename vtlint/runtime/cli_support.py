@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vtlint.check import RuntimeInput
-from vtlint.config import Config
+from vtlint.config import Config, ConfigError, seconds
 from vtlint.runtime.step import FactsError, RuntimeFacts, run_step
 
 
@@ -45,8 +45,11 @@ def request_from(config: Config, *, runtime: bool, command: str | None, timeout:
     if not chosen:
         raise RuntimeUsageError("--runtime: no harness command; set `command` in [tool.vtlint.runtime] "
                                 "or pass --runtime-command CMD")
-    if timeout is not None and timeout <= 0:
-        raise RuntimeUsageError("--runtime-timeout: expected a positive number of seconds")
+    if timeout is not None:
+        try:
+            seconds(timeout, "--runtime-timeout")
+        except ConfigError as exc:
+            raise RuntimeUsageError(str(exc)) from None
     return RuntimeRequest(chosen, None, timeout or config.runtime.timeout, probe)
 
 
