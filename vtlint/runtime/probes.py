@@ -5,18 +5,19 @@ in and that changing it recompiles, in Dynamo's own words."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from vtlint.bounded import loads, read_text
 from vtlint.findings import Notification
 from vtlint.runtime.events import ProjectFiles
-from vtlint.runtime.structured_trace import parse_recompile_reasons
+from vtlint.runtime.structured_trace import MAX_RECORDS_BYTES, parse_recompile_reasons
 from vtlint.trace import Action, Event, entry_function
 
 PROBE_GLOB = "vtlint_probes_*.jsonl"
+_REQUIRED = ("file", "function", "source")  # what every record must name, as strings
 # An argument, or an attribute/item reached from one: what a probe can change.
 _PROBEABLE = re.compile(r"^L\[(['\"])\w+\1\](?:\.[A-Za-z_]\w*|\[\d+\]|\[(['\"])[^'\"]*\2\])*$")
 
@@ -41,17 +42,27 @@ def read_probes(trace_dir: Path, root: Path, notifications: list[Notification]) 
     files = ProjectFiles(root)
     probes = []
     for path in sorted(trace_dir.glob(PROBE_GLOB)):
-        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+        try:
+            lines = read_text(path, MAX_RECORDS_BYTES, errors="replace").splitlines()
+        except OSError as exc:
+            notifications.append(Notification("runtime-fault", f"{path.name}: cannot read: {exc.strerror}"))
+            continue
+        for number, line in enumerate(lines, 1):
             try:
-                record = json.loads(line)
+                record = loads(line)
+                if not all(isinstance(record.get(key), str) for key in _REQUIRED):
+                    raise TypeError("missing fields")
                 display = files.display(record["file"])
-            except (json.JSONDecodeError, KeyError, TypeError):
+            except (ValueError, TypeError, AttributeError):
                 notifications.append(Notification("runtime-fault", f"{path.name}:{number}: damaged probe record"))
                 continue
             if display is None:
                 continue
-            qual = files.qualname(record["file"], record["function"], record.get("firstlineno")) or record["function"]
-            failed = [r.text for line in record.get("failed") or [] for r in parse_recompile_reasons(line, "")]
+            first = record.get("firstlineno")
+            qual = files.qualname(record["file"], record["function"], first if isinstance(first, int) else None) \
+                or record["function"]
+            lines_failed = record.get("failed") if isinstance(record.get("failed"), list) else []
+            failed = [r.text for line in lines_failed if isinstance(line, str) for r in parse_recompile_reasons(line, "")]
             probes.append({
                 "entry": f"{display}:{qual}", "source": record["source"], "old": record.get("old"),
                 "new": record.get("new"), "failed_guard": failed[0] if failed else None,

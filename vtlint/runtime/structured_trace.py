@@ -13,15 +13,22 @@ or damaged is skipped and recorded in `TraceFacts.problems`."""
 from __future__ import annotations
 
 import hashlib
-import json
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from vtlint.bounded import MiB, loads, open_text, read_text
+
 SUPPORTED_TORCH = ((2, 6), (2, 15))  # inclusive range of minor versions whose format we read
 TRACE_GLOB = "dedicated_log_torch_trace_*.log"
+# A trace is read only as regular files (a FIFO or a linked /dev/zero there must not hang or
+# exhaust the run), each under a size cap, line by line with each line capped too.
+MAX_LOG_BYTES = 16 * 1024 * MiB
+MAX_LINE_CHARS = 64 * MiB
+MAX_RECORDS_BYTES = 1024 * MiB
 
 
 class UnsupportedTorchVersion(Exception):
@@ -219,8 +226,8 @@ def _header(text: str, where: str, problems: list[str]) -> dict[str, Any] | None
         problems.append(f"{where}: not a structured-trace line")
         return None
     try:
-        data = json.loads(match["json"])
-    except json.JSONDecodeError:
+        data = loads(match["json"])
+    except ValueError:  # also nesting too deep to parse
         problems.append(f"{where}: damaged JSON (the trace may be cut off)")
         return None
     return data if isinstance(data, dict) else None
@@ -229,14 +236,14 @@ def _header(text: str, where: str, problems: list[str]) -> dict[str, Any] | None
 def _records(path: Path, problems: list[str]) -> Iterator[_Record]:
     """The entries of one log, streamed (a training run's trace can be large)."""
     try:
-        handle = path.open(encoding="utf-8", errors="replace", newline="\n")
+        handle = open_text(path, MAX_LOG_BYTES)
     except OSError as exc:
         problems.append(f"{path.name}: cannot read: {exc.strerror}")
         return
     with handle:
         current: tuple[int, dict[str, Any] | None, bool] | None = None  # (line, entry, keeps its payload)
         payload: list[str] = []
-        for number, raw in enumerate(handle, 1):
+        for number, raw in enumerate(iter(lambda: handle.readline(MAX_LINE_CHARS), ""), 1):
             line = raw[:-1] if raw.endswith("\n") else raw
             if line.startswith("\t"):
                 if current is not None and current[2]:
@@ -447,8 +454,8 @@ def parse_recompile_reasons(payload: str, compile_id: str) -> list[RecompileReas
     """The `recompile_reasons` artifact: a JSON list of strings, or (with one
     reason) the bare string."""
     try:
-        value = json.loads(payload)
-    except json.JSONDecodeError:
+        value = loads(payload)
+    except ValueError:
         value = payload
     items = value if isinstance(value, list) else [value]
     reasons = []
@@ -612,8 +619,8 @@ class _Reader:
         name = data["artifact"].get("name", "")
         if name == "torch_version":
             try:
-                self.facts.torch_version = str(json.loads(payload).get("pytorch_version"))
-            except (json.JSONDecodeError, AttributeError):
+                self.facts.torch_version = str(loads(payload).get("pytorch_version"))
+            except (ValueError, AttributeError):
                 self.facts.problems.append(f"{self.log}: unreadable torch_version artifact")
             return
         starting = name == "recompile_reasons"  # logged just before the new compile's dynamo_start
@@ -632,20 +639,27 @@ def parse_trace_dir(directory: Path, *, check_version: bool = True) -> TraceFact
     """All facts of a TORCH_TRACE directory (one log per process), plus the
     inline records vtlint's hook wrote there."""
     facts = TraceFacts()
-    logs = sorted(directory.glob(TRACE_GLOB), key=lambda p: (p.stat().st_mtime, p.name)) if directory.is_dir() else []
+    logs = sorted(directory.glob(TRACE_GLOB), key=_written) if directory.is_dir() else []
     for log in logs:
         facts.logs.append(log.name)
         reader = _Reader(facts, log.name)
         for record in _records(log, facts.problems):
             try:
                 reader.feed(record)
-            except (KeyError, TypeError, ValueError) as exc:
+            except (KeyError, TypeError, ValueError, AttributeError) as exc:
                 facts.problems.append(f"{log.name}:{record.line}: unexpected entry ({type(exc).__name__}: {exc})")
     _inherit_frames(facts.compiles)
     facts.inlines = read_inline_records(directory, facts.problems)
     if check_version and facts.torch_version:
         check_torch_version(facts.torch_version)
     return facts
+
+
+def _written(path: Path) -> tuple[float, str]:
+    try:
+        return os.lstat(path).st_mtime, path.name
+    except OSError:
+        return 0.0, path.name
 
 
 def _inherit_frames(compiles: list[Compile]) -> None:
@@ -668,13 +682,13 @@ def read_inline_records(directory: Path, problems: list[str]) -> list[InlineCall
         return calls
     for path in sorted(directory.glob(INLINE_GLOB)):
         try:
-            lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+            lines = read_text(path, MAX_RECORDS_BYTES, errors="replace").splitlines()
         except OSError as exc:
             problems.append(f"{path.name}: cannot read: {exc.strerror}")
             continue
         for number, line in enumerate(lines, 1):
             try:
-                calls.append(InlineCall(**json.loads(line)))
-            except (json.JSONDecodeError, TypeError):
+                calls.append(InlineCall(**loads(line)))
+            except (ValueError, TypeError):
                 problems.append(f"{path.name}:{number}: damaged inline record")
     return calls

@@ -1,0 +1,74 @@
+"""A hostile structured trace never kills the run (issue 16, item 5): deeply nested
+JSON, a FIFO or a linked /dev/zero in the trace folder, and malformed `--probe`
+records are each a runtime-fault note; the intact entries are still read."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from vtlint.findings import Notification
+from vtlint.runtime.probes import read_probes
+from vtlint.runtime.structured_trace import parse_trace_dir
+
+CAPTURED = Path(__file__).parents[1] / "runtime" / "data" / "examples" / "dedicated_log_torch_trace_fixture.log"
+HEADER = "V1130 06:56:40.000000 1 torch/_logging/structured.py:28] "
+
+
+@pytest.fixture
+def trace(tmp_path: Path) -> Path:
+    folder = tmp_path / "trace"
+    folder.mkdir()
+    shutil.copy(CAPTURED, folder / "dedicated_log_torch_trace_good.log")
+    return folder
+
+
+def _intact(folder: Path) -> int:
+    return len(parse_trace_dir(folder, check_version=False).compiles)
+
+
+@pytest.mark.parametrize("kind", ["deep_json_line", "fifo", "dev_zero", "deep_inline_record", "folder"])
+def test_a_hostile_trace_is_a_problem_not_a_crash(trace: Path, kind: str) -> None:
+    expected = _intact(trace)
+    assert expected
+    hostile = trace / "dedicated_log_torch_trace_hostile.log"
+    if kind == "deep_json_line":
+        hostile.write_text(HEADER + '{"dynamo_start": ' + "[" * 100_000 + "]" * 100_000 + "}\n")
+    elif kind == "fifo":
+        os.mkfifo(hostile)
+    elif kind == "dev_zero":
+        hostile.symlink_to("/dev/zero")
+    elif kind == "folder":
+        hostile.mkdir()
+    else:
+        (trace / "vtlint_inline_1.jsonl").write_text("[" * 100_000 + "]" * 100_000 + "\n")
+    started = time.monotonic()
+    facts = parse_trace_dir(trace, check_version=False)
+    assert time.monotonic() - started < 30
+    assert len(facts.compiles) == expected
+    assert facts.problems, "the hostile part went unnoticed"
+
+
+PROBES = {
+    "missing_source": json.dumps({"file": "/x.py", "function": "f"}),
+    "not_an_object": json.dumps([1, 2]),
+    "wrong_types": json.dumps({"file": 3, "function": "f", "source": "L['n']"}),
+    "deep": "[" * 100_000 + "]" * 100_000,
+    "bad_failed": json.dumps({"file": "/x.py", "function": "f", "source": "L['n']", "failed": 7, "firstlineno": "x"}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PROBES))
+def test_malformed_probe_records_are_notes(tmp_path: Path, name: str) -> None:
+    (tmp_path / "vtlint_probes_1.jsonl").write_text(PROBES[name] + "\n")
+    (tmp_path / "vtlint_probes_dir.jsonl").mkdir()  # IsADirectoryError before
+    notes: list[Notification] = []
+    probes = read_probes(tmp_path, tmp_path, notes)
+    assert any("vtlint_probes_dir.jsonl: cannot read" in n.message for n in notes)
+    if name != "bad_failed":
+        assert probes == [] and any("damaged probe record" in n.message for n in notes)
