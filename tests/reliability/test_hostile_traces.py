@@ -72,3 +72,15 @@ def test_malformed_probe_records_are_notes(tmp_path: Path, name: str) -> None:
     assert any("vtlint_probes_dir.jsonl: cannot read" in n.message for n in notes)
     if name != "bad_failed":
         assert probes == [] and any("damaged probe record" in n.message for n in notes)
+
+
+@pytest.mark.parametrize("data", [b"[" * 100_000 + b"]" * 100_000, b"\xff\xfe", None])
+def test_hostile_saved_facts_are_a_usage_error(run_cli, tmp_path: Path, data: bytes | None) -> None:
+    (tmp_path / "good.py").write_text("x = 1\n")
+    if data is None:
+        os.mkfifo(tmp_path / "facts.json")
+    else:
+        (tmp_path / "facts.json").write_bytes(data)
+    result = run_cli("check", ".", "--no-cache", "--runtime-facts", "facts.json", cwd=tmp_path)
+    assert result.exit_code == 2 and "--runtime-facts" in result.stderr, result.output
+    assert len(result.stderr.splitlines()) == 1

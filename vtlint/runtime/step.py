@@ -28,11 +28,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from vtlint.bounded import loads, read_bytes
 from vtlint.check import RuntimeInput
 from vtlint.findings import Level, Location, Notification
 from vtlint.runtime.events import EntryCoverage, Observed, ProjectFiles, to_events
 from vtlint.runtime.harness import HarnessRun, run_harness
-from vtlint.runtime.structured_trace import TraceFacts, UnsupportedTorchVersion, check_torch_version, parse_trace_dir
+from vtlint.runtime.structured_trace import (MAX_RECORDS_BYTES, TraceFacts, UnsupportedTorchVersion,
+                                              check_torch_version, parse_trace_dir)
 from vtlint.trace import Event
 
 FACTS_FORMAT = "vtlint-runtime-facts"
@@ -149,10 +151,10 @@ class RuntimeFacts:
     @classmethod
     def load(cls, path: Path) -> RuntimeFacts:
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = loads(read_bytes(path, MAX_RECORDS_BYTES))
         except OSError as exc:
             raise FactsError(f"cannot read {path}: {exc.strerror}") from None
-        except json.JSONDecodeError as exc:
+        except ValueError as exc:  # not JSON, not UTF-8, or nested too deep
             raise FactsError(f"{path} is not JSON: {exc}") from None
         return cls.from_dict(data)
 
