@@ -1,0 +1,20 @@
+"""Reliability and security: bad input, injected faults and fuzzing (CI runs all of
+it as part of `make test`). What it covers, by count of cases:
+
+- Bad inputs (about 100): 29 broken source files (corpus.py) and sparse, FIFO and
+  device "sources" (test_bad_input.py); 8 hostile config values and 4 bad timeout
+  options (test_config_values.py); 12 schema-breaking and 6 raw-junk SARIF logs for
+  `merge`/`--baseline` plus FIFO and /dev/zero inputs (test_sarif_inputs.py); 5
+  hostile traces, 5 malformed probe records and 3 hostile facts files
+  (test_hostile_traces.py); forged, moved, FIFO, device, folder and oversized cache
+  entries (test_cache.py).
+- Faults (about 30): a harness killed, flooding or writing junk, a full disk
+  (test_faults.py); report destinations that are inputs, symlinks, FIFOs, devices,
+  a full device, a full or closed stdout, Ctrl-C with and without workers
+  (test_output.py); budgets and limits (test_limits.py); shards losing nothing on a
+  200-file cross-file tree (test_shards.py); concurrent runs and caches
+  (test_determinism.py); the static pass never running user code (test_safety.py).
+- Fuzz cases (125 by default, VTLINT_FUZZ_EXAMPLES=N for more): 40 generated
+  programs and 25 mutated examples through the analyzer (test_fuzz.py), 60 SARIF
+  logs with one node replaced by arbitrary JSON through `merge` and `--baseline`
+  (test_sarif_inputs.py)."""
