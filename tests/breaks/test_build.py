@@ -47,6 +47,7 @@ def test_a_missing_get_skip_reason_loses_only_the_skip_reason_text() -> None:
     assert build.classify(time.time, api) == (
         "SkipFunctionVariable", "skipped according to trace_rules.lookup SKIP_DIRS")
     assert build.classify(json.dumps, api) == ("UserFunctionVariable", "inlined by default")
+    assert build.classify(json.JSONEncoder, api) == ("UserDefinedClassVariable", "class")
 
 
 def test_get_skip_reason_is_used_where_torch_has_it() -> None:

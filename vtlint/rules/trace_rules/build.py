@@ -323,9 +323,9 @@ def _accepts(fn: Callable[..., Any], parameter: str) -> bool:
 
 def detect_api() -> TraceRulesApi:
     from torch._dynamo import trace_rules
-    from torch._dynamo.variables.misc import DebuggingVariable
 
-    return TraceRulesApi.detect(trace_rules, DebuggingVariable)
+    misc = importlib.import_module("torch._dynamo.variables.misc")
+    return TraceRulesApi.detect(trace_rules, getattr(misc, "DebuggingVariable", None))
 
 
 def classify(obj: Any, api: TraceRulesApi) -> tuple[str, str]:
@@ -338,7 +338,9 @@ def classify(obj: Any, api: TraceRulesApi) -> tuple[str, str]:
     rule = api.lookup_callable(obj) if api.lookup_callable is not None else None
     if rule is not None:
         return rule.__name__, "lookup_callable"
-    if inspect.isclass(obj) and api.check_file is not None:
+    if inspect.isclass(obj):
+        if api.check_file is None:
+            return "UserDefinedClassVariable", "class"
         try:
             where = api.check_file(inspect.getfile(obj), is_inlined_call=True)
         except TypeError:  # a C type: its methods cannot be traced into
