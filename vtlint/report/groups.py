@@ -53,8 +53,13 @@ def break_cause(finding: Finding) -> str:
 
 
 def recompile_cause(finding: Finding) -> str:
-    """What changes: the Source whose guard fails (`L['n']`), or the rule's own first words."""
-    return f"`{finding.source}`" if finding.source else finding.message.split(": ", 1)[0]
+    """What changes: the Source whose guard fails (`L['n']`), or the rule's own first words
+    without the entry's name (`was compiled 3 times by the harness`)."""
+    if finding.source:
+        return f"`{finding.source}`"
+    head = finding.message.split(": ", 1)[0]
+    named = f"`{finding.entry}` "
+    return head[len(named):] if finding.entry and head.startswith(named) else head
 
 
 def by_cause(findings: list[Finding]) -> list[tuple[Kind, Counter[str]]]:

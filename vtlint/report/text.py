@@ -91,6 +91,8 @@ def _plural(count: int, word: str, many: str | None = None) -> str:
 
 
 def _recompile(finding: Finding, root: Path | None) -> str:
+    if not finding.source:  # a fact about the whole entry (the harness compiled it N times)
+        return recompile_cause(finding)
     where = f"{terminal_path(finding.location.path, root)}:{finding.location.line}"
     every = " (every call)" if finding.code == "VTL112" else ""
     return f"{recompile_cause(finding)} at {where}{every}"
