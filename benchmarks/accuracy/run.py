@@ -40,6 +40,7 @@ sys.path.insert(0, str(HERE))
 
 from harness import CORPORA  # noqa: E402
 from models import ARCHS  # noqa: E402
+from exercised import entry_compiled  # noqa: E402
 from per_program import analyze_each  # noqa: E402
 
 from vtlint.analyzer import Prediction, analyze  # noqa: E402
@@ -374,9 +375,10 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     prediction = predict(SCRATCH, entries, corpora, args.limit)
     elapsed["static"] = time.perf_counter() - started
-    report = score(prediction.events, facts.events, set(entries), facts.exercised)
+    compiled = entry_compiled(facts)
+    report = score(prediction.events, facts.events, set(entries), compiled)
     by_corpus = {corpus: score(prediction.events, facts.events, {e for e in entries if e.startswith(f"{corpus}/")},
-                               facts.exercised)
+                               compiled)
                  for corpus in corpora}
     text = render(report, cases, prediction.texts, elapsed, facts.torch_version, by_corpus)
     print(text)

@@ -38,6 +38,7 @@ SCRATCH = HERE.parent / ".scratch" / "recompiles"
 ROOT = SCRATCH / "programs"
 sys.path.insert(0, str(HERE.parent / "accuracy"))
 
+from exercised import entry_compiled  # noqa: E402  (benchmarks/accuracy/exercised.py)
 from per_program import analyze_each  # noqa: E402  (benchmarks/accuracy/per_program.py)
 
 from vtlint.analyzer import Prediction, analyze  # noqa: E402
@@ -54,7 +55,8 @@ PATTERNS: dict[str, str] = {
     "lr_arg_arith": "LR schedule (float argument)",
     "lr_add_alpha": "LR schedule (float argument)",
     "gpt_lr_schedule": "LR schedule (float argument)",
-    "lr_after_item": "LR schedule (float argument)",
+    "lr_item_then_update": "LR schedule (float argument)",
+    "lr_after_item": "loss history appended inside the compiled step",
     "lr_param_groups": "LR schedule (optimizer param_groups)",
     "temperature_arg": "temperature (float argument)",
     "temperature_module_attr": "temperature (module attribute)",
@@ -236,8 +238,9 @@ def _dedupe(events: list[Event]) -> list[Event]:
 def score(predicted: list[Event], facts: RuntimeFacts, programs: set[str]) -> Result:
     result = Result()
     preds = [e for e in predicted if e.action is Action.RECOMPILE and program_of(e.location.path) in programs]
-    result.unexercised = sum(1 for e in preds if not facts.exercised(e))
-    preds = _dedupe([e for e in preds if facts.exercised(e)])
+    compiled = entry_compiled(facts)
+    result.unexercised = sum(1 for e in preds if not compiled(e))
+    preds = _dedupe([e for e in preds if compiled(e)])
     observed = [e for e in facts.events if e.action is Action.RECOMPILE and program_of(e.location.path) in programs]
     result.unattributed = [e for e in observed if not e.source]
     observed = [e for e in observed if e.source]

@@ -10,9 +10,19 @@ def cosine_lr(step, total, peak=1e-3, floor=1e-5):
     return floor + 0.5 * (peak - floor) * (1 + math.cos(math.pi * step / total))
 
 
+class Classifier(nn.Module):
+    def __init__(self, features=10, hidden=32, classes=2):
+        super().__init__()
+        self.fc1 = nn.Linear(features, hidden)
+        self.fc2 = nn.Linear(hidden, classes)
+
+    def forward(self, x):
+        return self.fc2(torch.nn.functional.gelu(self.fc1(x)))
+
+
 def main():
     torch.manual_seed(0)
-    model = nn.Sequential(nn.Linear(10, 32), nn.GELU(), nn.Linear(32, 2))
+    model = Classifier()
     opt = torch.optim.SGD(model.parameters(), lr=1e-3, momentum=0.9)
     compiled = torch.compile(model)
     for step in range(5):

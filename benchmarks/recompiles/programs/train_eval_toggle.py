@@ -4,9 +4,21 @@ import torch
 import torch.nn as nn
 
 
+class MLP(nn.Module):
+    def __init__(self, features=12, hidden=48, dropout=0.2):
+        super().__init__()
+        self.fc1 = nn.Linear(features, hidden)
+        self.bn = nn.BatchNorm1d(hidden)
+        self.drop = nn.Dropout(dropout)
+        self.fc2 = nn.Linear(hidden, 1)
+
+    def forward(self, x):
+        return self.fc2(self.drop(torch.relu(self.bn(self.fc1(x)))))
+
+
 def main():
     torch.manual_seed(0)
-    model = nn.Sequential(nn.Linear(12, 48), nn.BatchNorm1d(48), nn.ReLU(), nn.Dropout(0.2), nn.Linear(48, 1))
+    model = MLP()
     compiled = torch.compile(model)
     opt = torch.optim.Adam(model.parameters(), lr=1e-3)
     for epoch in range(3):
