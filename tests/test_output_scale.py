@@ -82,3 +82,10 @@ def test_statistics_per_cause_then_entry_then_code(run_cli) -> None:
 def test_no_progress_bar_off_a_terminal(run_cli, two: Path) -> None:
     out = run_cli("check", ".", "--assume-compiled", "forward", cwd=two).output
     assert "summarizing" not in out and "walking compiled entries" not in out and "\x1b" not in out
+
+
+def test_github_annotations_leave_notes_out_unless_asked(run_cli, two: Path) -> None:
+    plain = run_cli("check", ".", "--assume-compiled", "forward", "--format", "github", cwd=two).output
+    assert "dynamic attribute access" not in plain
+    shown = run_cli("check", ".", "--assume-compiled", "forward", "--format", "github", "-v", cwd=two).output
+    assert "::notice title=vtlint limit::" in shown and "dynamic attribute access" in shown

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from vtlint.check import CheckResult
 from vtlint.findings import Finding, Level, Notification
+from vtlint.report.groups import is_note
 from vtlint.report.text import META_KINDS, visible
 from vtlint.report.uris import Paths
 
@@ -64,6 +65,6 @@ def render_github(result: CheckResult, show_notes: bool = False, root: Path | No
     findings.sort(key=lambda f: -f.level.rank)  # stable: source order within a level
     paths = Paths.for_root(root) if root else None
     lines = [annotation(f, paths) for f in findings]
-    lines += [notification(n, paths) for n in result.notifications]
+    lines += [notification(n, paths) for n in result.notifications if show_notes or not is_note(n)]
     lines += [f"::error title=vtlint::{escape_data(path)}: no such file or directory" for path in result.missing]
     return "".join(line + "\n" for line in lines)
