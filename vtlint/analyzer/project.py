@@ -26,6 +26,7 @@ from vtlint.analyzer.api import EntryInfo, FileProblem, Prediction
 from vtlint.analyzer.budget import ENTRY_BUDGET_S, OverBudget, time_limit
 from vtlint.analyzer.cache import Cache, digest
 from vtlint.analyzer.chunks import ChunkCache, Positions, parse_chunked
+from vtlint.analyzer.driver import Calls, drive
 from vtlint.analyzer.entries import EntrySpec, ModuleFacts, Site, scan, worth_scanning
 from vtlint.analyzer.files import SourceError, SourceFile, read_source
 from vtlint.analyzer.index import Parsed, Project, parsed_module
@@ -304,11 +305,20 @@ def _predict(project: Project, config: Config, prediction: Prediction, scanned: 
     specs += _configured_entries(project, config, prediction)
     seen: set[tuple[str, str]] = set()
     call_sites = _CallSites(project, facts)
+    driven = _drive(project, config, specs, call_sites)
     for spec in specs:
         if (spec.display, spec.qualname) in seen:
             continue
         seen.add((spec.display, spec.qualname))
-        _walk_entry(project, config, spec, facts, prediction, call_sites)
+        _walk_entry(project, config, spec, facts, prediction, call_sites, driven)
+
+
+def _drive(project: Project, config: Config, specs: list[EntrySpec], call_sites: _CallSites) -> Calls:
+    """Every compiled entry's calls, as the modules that make them execute them (in order,
+    loops unrolled): the values each call passes."""
+    callers = {spec.display for spec in specs} | {site.display for spec in specs for site in call_sites.of(spec)}
+    callers = {display for display in callers if not project.is_library(display)}
+    return drive(project, config.dynamo, callers, {(spec.display, spec.qualname) for spec in specs})
 
 
 def _scan_importers(project: Project, prediction: Prediction, scanned: dict[str, ModuleFacts]) -> dict[str, ModuleFacts]:
@@ -389,7 +399,7 @@ def _settings(config: Config, spec: EntrySpec, facts: ModuleFacts | None) -> Dyn
 
 
 def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[str, ModuleFacts],
-                prediction: Prediction, call_sites: _CallSites) -> None:
+                prediction: Prediction, call_sites: _CallSites, driven: Calls) -> None:
     parsed = project.parsed(spec.display)
     fn = parsed.functions.get(spec.qualname) if parsed is not None else None
     if parsed is None or not isinstance(fn, cst.FunctionDef):
@@ -404,7 +414,7 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
                                                        parsed.line(fn)), spec.how, options))
     if spec.display not in facts:  # an entry named by configuration: its own assignments still matter
         facts[spec.display] = scan(parsed, with_entries=False)
-    calls = call_sites.of(spec)
+    calls = driven.get((spec.display, spec.qualname)) or call_sites.of(spec)
     if "<locals>" in spec.qualname and spec.display in facts:
         outer = spec.qualname.rsplit(".<locals>.", 1)[0].rpartition(".")[2]
         spec.outer_calls = [site for callee, sites in facts[spec.display].calls.items()

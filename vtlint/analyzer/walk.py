@@ -22,6 +22,7 @@ import libcst as cst
 from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
 from vtlint.analyzer.builder import Guard, VariableBuilder
+from vtlint.analyzer.entries import Site
 from vtlint.analyzer.index import Parsed, Project
 from vtlint.analyzer.objects import ObjectModel, children, container_kind
 from vtlint.analyzer.sources import (AttrSource, GlobalSource, ImportedModuleSource, LocalSource, ModuleChildSource,
@@ -33,6 +34,7 @@ from vtlint.findings import Location, Related
 from vtlint.trace import Action, Event
 
 MAX_DEPTH = 12  # inlining depth
+MODULE_FRAME = "<module>"  # the qualname of a script's top level, walked eagerly by the driver
 MAX_UNROLL = 64  # loop iterations walked one by one
 MAX_STEPS = 50_000  # statements per entry before "too complex"
 
@@ -91,6 +93,10 @@ class _Raised(Exception):
 
     def __init__(self, name: str | None) -> None:
         self.name = name
+
+
+# Every way a walk of some code can end early; eager code (an `__init__`, a script) stops there.
+WalkAborted = (_Return, _LoopBreak, _LoopContinue, _InlinedBreak, _FrameSkipped, _Raised, TooComplex)
 
 
 @dataclass
@@ -156,7 +162,11 @@ class Walker:
         self.frame = Frame(fn_name)
         self.builder = VariableBuilder(settings)
         self.objects = ObjectModel(self)
-        self.constructing = 0  # inside an `__init__` run for an object built before tracing: no events
+        # Python running outside Dynamo (an `__init__` of an object built before tracing, the
+        # script that calls the compiled function): no guard, break, graph op or event
+        self.eager = 0
+        self.compiled: set[tuple[str, str]] = set()  # (display, qualname) of the compiled entries
+        self.recorded: list[tuple[tuple[str, str], Site]] = []  # their calls, when eager code makes them
         self.frames: list[Frame] = [self.frame]
         self.breaks = 0
         self.steps = 0
@@ -176,7 +186,7 @@ class Walker:
         return Location(act.display, line, col, end_line, end_col)
 
     def emit(self, action: Action, act: Act, node: cst.CSTNode, **fields: Any) -> Event | None:
-        if self.constructing:
+        if self.eager:
             return None
         location, chain = self.loc(act, node), act.chain
         if self.project.is_library(act.display):
@@ -203,7 +213,7 @@ class Walker:
         self._install(self.builder.key_order(value), act, node)
 
     def _install(self, guard: Guard | None, act: Act, node: cst.CSTNode) -> None:
-        if guard is None or self.constructing or guard.key in self.frame.guarded:
+        if guard is None or self.eager or guard.key in self.frame.guarded:
             return
         self.frame.guarded.add(guard.key)
         detail = dict(guard.detail)
@@ -213,7 +223,7 @@ class Walker:
 
     def graph_break(self, act: Act, node: cst.CSTNode, decision: breaks.Decision, what: str) -> None:
         """Record the break, then unwind to the frame that owns the statement."""
-        if self.constructing:
+        if self.eager:
             return  # an object built before tracing: its `__init__` runs eagerly, nothing breaks
         in_loop = act.loops > 0 or any(r.message.startswith("in a loop") for r in act.chain)
         detail: dict[str, Any] = {"reason": decision.reason, "what": what}
@@ -355,12 +365,16 @@ class Walker:
             self.with_stmt(stmt, act)
         elif isinstance(stmt, cst.Try):
             self.try_stmt(stmt, act)
+        elif isinstance(stmt, cst.FunctionDef) and act.qualname == MODULE_FRAME:
+            act.env[stmt.name.value] = self.global_value(act.parsed.summary, stmt.name.value)
         elif isinstance(stmt, cst.FunctionDef):
             key = f"local:{id(stmt)}"
             self.local_funcs[key] = (act.parsed, stmt, act.env, act.cls)
             act.env[stmt.name.value] = Value(V.FUNC, ref=key)
         elif isinstance(stmt, cst.ClassDef):
-            act.env[stmt.name.value] = V.unknown()
+            # a script's own classes (walked at module level by the driver) are its globals
+            act.env[stmt.name.value] = (self.global_value(act.parsed.summary, stmt.name.value)
+                                        if act.qualname == MODULE_FRAME else V.unknown())
 
     def if_stmt(self, stmt: cst.If, act: Act) -> None:
         test = self.expr(stmt.test, act)
@@ -1120,7 +1134,9 @@ class Walker:
         name = func.ref or ""
         receiver = func.bound_self
         if name in _COMPILING_CHECKS:
-            return V.const(True)  # Dynamo answers True while it traces (a constant, no guard)
+            return V.const(not self.eager)  # Dynamo answers True while it traces (a constant, no guard)
+        if self.eager and name in _COMPILERS:
+            return args[0] if args else V.unknown()  # torch.compile(fn) calls fn: its calls are recorded
         if receiver is not None and receiver.kind == V.TENSOR:
             decision = breaks.decide_tensor_method(name.removeprefix("Tensor."), self.settings)
         elif receiver is not None and receiver.kind == V.DICT:
@@ -1276,15 +1292,15 @@ class Walker:
         node = parsed.classes.get(cls.qualname) if parsed is not None else None
         if parsed is None or node is None:
             return
-        self.constructing += 1
+        self.eager += 1
         graph_ops = self.frame.graph_ops
         try:
             self.call_user(Value(V.FUNC, ref=init, bound_self=value), args, dict(kwargs),
                            Act(parsed, cls.qualname, {}), node)
-        except (_Return, _InlinedBreak, _FrameSkipped, _LoopBreak, _LoopContinue, _Raised):
+        except WalkAborted[:-1]:  # not TooComplex: the entry's own budget still applies
             pass
         finally:
-            self.constructing -= 1
+            self.eager -= 1
             self.frame.graph_ops = graph_ops
 
     def call_module(self, module: Value, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
@@ -1341,6 +1357,12 @@ class Walker:
         if resolved is None:
             return V.unknown()
         parsed, fn, closure, cls, qualname = resolved
+        if self.eager and (parsed.summary.display, qualname) in self.compiled:
+            # eager code calling the compiled function: Dynamo's frame starts here, with these values
+            line, column, _, _ = act.parsed.span(node)
+            site = Site(act.display, line, column, list(args), dict(kwargs), in_loop=act.loops > 0)
+            self.recorded.append(((parsed.summary.display, qualname), site))
+            return V.unknown("medium")
         decorators = parsed.summary.functions.get(qualname)
         if decorators and any(breaks.is_disabled_decorator(d) for d in decorators.decorators):
             self.graph_break(act, node, breaks.decide_disabled_call(qualname), qualname)
@@ -1487,6 +1509,7 @@ def is_tensor_only_attribute(name: str, settings: DynamoSettings) -> bool:
     return breaks.decide_tensor_method(name, settings).action != "unknown"
 
 
+_COMPILERS = frozenset({"torch.compile", "torch.compiler.compile"})
 # nn.Module's methods that build the module tree (see Walker.module_method).
 _MODULE_METHODS = frozenset({"register_buffer", "register_parameter", "add_module", "register_module", "append",
                              "extend", "insert", "update", "keys", "values", "items", "children"})
