@@ -42,6 +42,8 @@ class Site:
     iterations: int | None = 1  # how many times it runs, when the enclosing loops say (range(3), a literal list)
     loop_vars: frozenset[str] = frozenset()
     text: str = ""
+    # the module globals holding objects, as they were when the call was made ("display:name")
+    globals: dict[str, Value] = field(default_factory=dict)
 
 
 @dataclass

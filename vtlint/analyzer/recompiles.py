@@ -10,7 +10,9 @@ eagerly."""
 
 from __future__ import annotations
 
+import functools
 import re
+from collections.abc import Callable
 from typing import Any
 
 from vtlint.analyzer import values as V
@@ -21,7 +23,7 @@ from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
 from vtlint.trace import Action, Event
 
-VALUE_GUARDS = ("EQUALS_MATCH", "TRUE_MATCH", "FALSE_MATCH")
+VALUE_GUARDS = ("EQUALS_MATCH", "TRUE_MATCH", "FALSE_MATCH", "NONE_MATCH", "ID_MATCH")
 _PATH = re.compile(r"\[(\d+|'[^']*')\]|\.(\w+)")
 
 
@@ -33,8 +35,9 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
         return out
     fn = parsed.functions[spec.qualname]
     params = [p.name.value for p in [*fn.params.posonly_params, *fn.params.params]]
+    receiver = None  # a method's `self`: the object the compiled calls were made on
     if "." in spec.qualname and spec.qualname.rpartition(".")[0] in parsed.summary.classes and params:
-        params = params[1:]
+        receiver, params = params[0], params[1:]
     defaults = {p.name.value: p.default for p in [*fn.params.params, *fn.params.kwonly_params] if p.default is not None}
     mutations = [m for f in facts.values() for m in f.mutations]
     # the functions this entry's graph traces: the entry and every call it inlines
@@ -46,11 +49,18 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
         if root is None:
             continue
         kind, name = root
+        found: list[Event] = []
         if wrap.detail.get("nn_module_attribute") and wrap.detail.get("owner"):
-            out += _module_attribute(spec, settings, wrap, mutations, project, entry, walked)
-        elif kind == "L" and name in params and calls:
-            out += _changed_arguments(wrap, calls, params.index(name), name, path, settings, entry)
-        if kind == "G" or (kind == "L" and name in defaults and not path == []):
+            found = _module_attribute(spec, settings, wrap, mutations, project, entry, walked)
+        if not found and calls and kind == "L" and (name in params or name == receiver):
+            index = params.index(name) if name in params else None
+            found = _changed_values(wrap, calls, functools.partial(_argument, index=index, name=name), path,
+                                    settings, entry)
+        if not found and calls and kind == "G":
+            key, inner = _global_key(project, spec, name, path)
+            found = _changed_values(wrap, calls, lambda site, key=key: site.globals.get(key), inner, settings, entry)
+        out += found
+        if not found and (kind == "G" or (kind == "L" and name in defaults and not path == [])):
             out += _mutated_globals(project, spec, wrap, kind, name, path, defaults, mutations, entry, settings)
     return _fold_instances(out)
 
@@ -77,6 +87,7 @@ def _event(wrap: Event, site: Site | Location, entry: str, why: str, remedy: str
 
 
 def _follow(value: Value | None, path: list[Any]) -> Value | None:
+    """The value a Source's path reaches inside a call's argument: `L['gen'].top_k`, `L['state']['step']`."""
     for step in path:
         if value is None:
             return None
@@ -84,28 +95,63 @@ def _follow(value: Value | None, path: list[Any]) -> Value | None:
             value = value.items[step] if step < len(value.items) else None
         elif value.kind == V.DICT and value.keys is not None and value.items is not None and step in value.keys:
             value = value.items[value.keys.index(step)]
+        elif value.kind in (V.OBJECT, V.NN_MODULE) and isinstance(step, str) and step in value.attrs:
+            value = value.attrs[step]
+        elif value.kind == V.NN_MODULE and value.items is not None and isinstance(step, str) and step.isdigit():
+            value = value.items[int(step)] if int(step) < len(value.items) else None  # _modules['0']
         else:
             return None
     return value
 
 
-def _changed_arguments(wrap: Event, calls: list[Site], index: int, name: str, path: list[Any],
-                       settings: DynamoSettings, entry: str) -> list[Event]:
-    """`g(x, 4, ...)` after `g(x, 3, ...)`, or an argument that is a loop variable."""
+def _differs(base: Value, current: Value) -> bool:
+    """Whether the guard Dynamo installed for `base` fails for `current`."""
+    if base.kind == current.kind == V.CONST and base.known and current.known:
+        return base.value != current.value or type(base.value) is not type(current.value)
+    if base.kind == current.kind == V.ENUM and base.known and current.known:
+        return base.value != current.value  # ID_MATCH on the member
+    none = [v.kind == V.CONST and v.known and v.value is None for v in (base, current)]
+    # NONE_MATCH fails for a tensor; a value guard fails for None
+    return none[0] != none[1] and current.kind != V.UNKNOWN and base.kind != V.UNKNOWN
+
+
+def _described(value: Value) -> str:
+    if value.kind in (V.CONST, V.ENUM) and value.known:
+        return repr(value.value)
+    return {V.TENSOR: "a tensor", V.OBJECT: "an object", V.NN_MODULE: "a module"}.get(value.kind, "a new value")
+
+
+def _argument(site: Site, index: int | None, name: str) -> Value | None:
+    if name in site.kwargs:
+        return site.kwargs[name]
+    return site.args[index] if index is not None and index < len(site.args) else None
+
+
+def _global_key(project: Project, spec: EntrySpec, name: str, path: list[Any]) -> tuple[str, list[Any]]:
+    """`G['cfg']` -> the entry module's `cfg`; `G['__import_model'].FLAGS` -> model.py's `FLAGS`."""
+    if name.startswith("__import_") and path and isinstance(path[0], str):
+        found = project.split(name.removeprefix("__import_").replace("_dot_", "."))
+        if found is not None:
+            return f"{found[0].display}:{path[0]}", path[1:]
+    return f"{spec.display}:{name}", path
+
+
+def _changed_values(wrap: Event, calls: list[Site], pick: Callable[[Site], Value | None], path: list[Any],
+                    settings: DynamoSettings, entry: str) -> list[Event]:
+    """The first call whose value fails the guard: `g(x, 4)` after `g(x, 3)`, a learning rate
+    recomputed each step, an attribute or global assigned between calls, or a loop variable."""
     first = calls[0]
-    base = _follow(first.kwargs.get(name) or (first.args[index] if index < len(first.args) else None), path)
+    base = _follow(pick(first), path)
     if base is None:
         return []
     for site in calls[1:] + ([first] if first.in_loop else []):
-        arg = site.kwargs.get(name) or (site.args[index] if index < len(site.args) else None)
-        current = _follow(arg, path)
+        current = _follow(pick(site), path)
         changes_in_loop = current is not None and (current.ref or "").startswith("loop:")
-        differs = (current is not None and current.kind == V.CONST and base.kind == V.CONST and current.known
-                   and base.known and (current.value != base.value or type(current.value) is not type(base.value)))
+        differs = current is not None and _differs(base, current)
         if not (differs or changes_in_loop):
             continue
-        why, remedy, once = _consequence(base, settings, wrap.source or name)
-        new = f"{current.value!r}" if differs and current is not None else "a new value each iteration"
+        why, remedy, once = _consequence(base, settings, wrap.source or "")
+        new = _described(current) if differs and current is not None else "a new value each iteration"
         return [_event(wrap, site, entry, f"called with {new}: {wrap.guard or wrap.source} fails; {why}", remedy,
                        {"changed_value": new, "once": once}, [])]
     return []

@@ -82,3 +82,14 @@ def const(value: Any, source: Source | None = None, **extra: Any) -> Value:
 
 def unknown(confidence: str = "low") -> Value:
     return Value(UNKNOWN, confidence=confidence)
+
+
+def snapshot(value: Value, depth: int = 6) -> Value:
+    """A copy that later mutations of the object (`model.noise_std = 0.3`, `state['step'] += 1`)
+    do not reach: what a compiled call saw when it was made."""
+    if depth <= 0:
+        return value
+    items = [snapshot(i, depth - 1) for i in value.items] if value.items is not None else None
+    attrs = {k: snapshot(a, depth - 1) for k, a in value.attrs.items()} if value.attrs else {}
+    keys = list(value.keys) if value.keys is not None else None
+    return replace(value, items=items, attrs=attrs, keys=keys)

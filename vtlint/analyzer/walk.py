@@ -167,6 +167,7 @@ class Walker:
         self.eager = 0
         self.compiled: set[tuple[str, str]] = set()  # (display, qualname) of the compiled entries
         self.recorded: list[tuple[tuple[str, str], Site]] = []  # their calls, when eager code makes them
+        self.global_objects: dict[str, Value] = {}  # module globals holding objects ("display:name")
         self.frames: list[Frame] = [self.frame]
         self.breaks = 0
         self.steps = 0
@@ -548,7 +549,24 @@ class Walker:
                 # a store mid-trace: later reads in this frame see the new value, without a Source
                 owner.attrs[target.attr.value] = value.with_(source=None)
         elif isinstance(target, cst.Subscript):
-            self.expr(target.value, act)
+            self.store_item(self.expr(target.value, act), target, value, act)
+
+    def store_item(self, owner: Value, target: cst.Subscript, value: Value, act: Act) -> None:
+        """`state['step'] = 3`, `items[0] = x`: later reads see the new value (without a Source)."""
+        if len(target.slice) != 1 or not isinstance(target.slice[0].slice, cst.Index):
+            return
+        key = self.expr(target.slice[0].slice.value, act)
+        if not key.known or owner.items is None:
+            return
+        stored = value.with_(source=None)
+        if owner.kind == V.DICT and owner.keys is not None:
+            if key.value in owner.keys:
+                owner.items[owner.keys.index(key.value)] = stored
+            else:
+                owner.keys.append(key.value)
+                owner.items.append(stored)
+        elif owner.kind == V.LIST and isinstance(key.value, int) and -len(owner.items) <= key.value < len(owner.items):
+            owner.items[key.value] = stored
 
     def aug_assign(self, node: cst.AugAssign, act: Act) -> None:
         current = self.expr(node.target, act)
@@ -945,9 +963,15 @@ class Walker:
         if name in summary.classes:
             return Value(V.CLASS, ref=f"{summary.module}.{name}" if summary.module else name, source=source)
         if name in summary.globals:
+            key = f"{summary.display}:{name}"
+            if key in self.global_objects:
+                return self.global_objects[key]
             confidence = "medium" if name in summary.reassigned else "high"
             value = self.materialize(summary.globals[name], summary, source, act)
-            return value.with_(confidence=confidence) if value.confidence == "high" else value
+            value = value.with_(confidence=confidence) if value.confidence == "high" else value
+            if value.kind in _MUTABLE:  # one object, whoever reads it: a store is seen by every later read
+                self.global_objects[key] = value
+            return value
         if name in summary.imports:
             return self.dotted_value(summary.imports[name], source)
         if name in _BUILTIN_NAMES:
@@ -1360,7 +1384,13 @@ class Walker:
         if self.eager and (parsed.summary.display, qualname) in self.compiled:
             # eager code calling the compiled function: Dynamo's frame starts here, with these values
             line, column, _, _ = act.parsed.span(node)
-            site = Site(act.display, line, column, list(args), dict(kwargs), in_loop=act.loops > 0)
+            passed = dict(kwargs)
+            positional = [*fn.params.posonly_params, *fn.params.params]
+            if func.bound_self is not None and positional:  # the receiver, under its parameter's name
+                passed[positional[0].name.value] = func.bound_self
+            site = Site(act.display, line, column, [V.snapshot(a) for a in args],
+                        {k: V.snapshot(a) for k, a in passed.items()}, in_loop=act.loops > 0,
+                        globals={k: V.snapshot(g) for k, g in self.global_objects.items()})
             self.recorded.append(((parsed.summary.display, qualname), site))
             return V.unknown("medium")
         decorators = parsed.summary.functions.get(qualname)
@@ -1509,6 +1539,7 @@ def is_tensor_only_attribute(name: str, settings: DynamoSettings) -> bool:
     return breaks.decide_tensor_method(name, settings).action != "unknown"
 
 
+_MUTABLE = (V.OBJECT, V.NN_MODULE, V.LIST, V.DICT)
 _COMPILERS = frozenset({"torch.compile", "torch.compiler.compile"})
 # nn.Module's methods that build the module tree (see Walker.module_method).
 _MODULE_METHODS = frozenset({"register_buffer", "register_parameter", "add_module", "register_module", "append",
