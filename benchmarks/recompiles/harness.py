@@ -1,9 +1,13 @@
 """The recompile benchmark's harness: runs every program of `programs/` once, in
 one process, with Dynamo reset between programs.
 
-argv: ROOT RESULTS [NAME,...]. ROOT holds the programs: `NAME.py` (single file)
+argv: ROOT RESULTS [NAME,...] [BACKEND]. ROOT holds the programs: `NAME.py` (single file)
 or `NAME/` (model.py + the script with a `__main__` block). RESULTS gets one
-JSON line per program: name, script, error, seconds."""
+JSON line per program: name, script, error, seconds, backend. BACKEND is the
+backend torch.compile is forced to: "aot_eager" (default: AOTAutograd decides
+float specialization as under Inductor, without building C++), "eager", or
+"inductor" (torch.compile left as the programs call it; minutes per program on
+a CPU). See `_backend` in benchmarks/accuracy/harness.py."""
 
 from __future__ import annotations
 
@@ -44,6 +48,7 @@ def programs(root: Path) -> list[tuple[str, Path, Path]]:
 def main() -> None:
     root, results = Path(sys.argv[1]).resolve(), Path(sys.argv[2])
     wanted = set(sys.argv[3].split(",")) if len(sys.argv) > 3 and sys.argv[3] else None
+    backend = sys.argv[4] if len(sys.argv) > 4 else "aot_eager"
     import torch
 
     with results.open("w", encoding="utf-8") as out:
@@ -51,10 +56,11 @@ def main() -> None:
             if wanted is not None and name not in wanted:
                 continue
             torch._dynamo.reset()
-            record: dict[str, Any] = {"name": name, "script": script.relative_to(root).as_posix(), "error": None}
+            record: dict[str, Any] = {"name": name, "script": script.relative_to(root).as_posix(), "error": None,
+                                      "backend": backend}
             started = time.perf_counter()
             try:
-                run_program(torch, script, folder)
+                run_program(torch, script, folder, backend)
             except Exception as exc:  # noqa: BLE001 - a program that fails is a fact to report
                 record["error"] = f"{type(exc).__name__}: {exc}".splitlines()[0][:300]
                 traceback.print_exc()

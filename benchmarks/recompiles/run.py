@@ -17,7 +17,8 @@ changing site) or one of its related locations. Per program the run also
 records the ground truth: how many times each frame was compiled and which
 guard failed each time.
 
-    python benchmarks/recompiles/run.py [--only NAME,...] [--save FILE] [--json FILE] [--reuse-runtime]
+    python benchmarks/recompiles/run.py [--only NAME,...] [--backend aot_eager|eager|inductor] [--save FILE] [--json FILE]
+                                        [--reuse-runtime]
 """
 
 from __future__ import annotations
@@ -103,14 +104,15 @@ def prepare() -> None:
     (ROOT / "pyproject.toml").write_text("[tool.vtlint]\n", encoding="utf-8")
 
 
-def observe(only: str, timeout: float) -> tuple[RuntimeFacts, TraceFacts, list[dict[str, Any]]]:
+def observe(only: str, backend: str, timeout: float) -> tuple[RuntimeFacts, TraceFacts, list[dict[str, Any]]]:
     """Run the harness under TORCH_TRACE; keep the trace (SCRATCH/trace) for inspection."""
     trace_dir = SCRATCH / "trace"
     shutil.rmtree(trace_dir, ignore_errors=True)
     trace_dir.mkdir(parents=True)
     results = SCRATCH / "programs.jsonl"
     results.unlink(missing_ok=True)
-    run = run_harness([sys.executable, str(HERE / "harness.py"), str(ROOT), str(results), only], cwd=ROOT,
+    run = run_harness([sys.executable, str(HERE / "harness.py"), str(ROOT), str(results), only, backend],
+                      cwd=ROOT,
                       trace_dir=trace_dir, output_file=SCRATCH / "harness.out", timeout=timeout)
     facts = facts_from_trace(trace_dir, ROOT, run)
     raw = parse_trace_dir(trace_dir, check_version=False)
@@ -276,8 +278,10 @@ def _total(scores: list[Score]) -> Score:
 
 
 def render(result: Result, truth: dict[str, Truth], cases: list[dict[str, Any]], texts: dict[str, str],
-           elapsed: dict[str, float]) -> str:
-    out = [f"programs: {len(cases)} ({sum(1 for c in cases if not c['error'])} ran), "
+           elapsed: dict[str, float], torch_version: str | None = None) -> str:
+    backend = cases[0].get("backend", "?") if cases else "?"
+    out = [f"programs: {len(cases)} ({sum(1 for c in cases if not c['error'])} ran), torch {torch_version}, "
+           f"backend {backend}, "
            f"runtime {elapsed['runtime']:.0f} s, static {elapsed['static']:.0f} s", ""]
     out.append(f"{'pattern':<42} {'TP':>4} {'FP':>4} {'FN':>4} {'precision':>10} {'recall':>7}")
     for pattern, s in sorted(result.patterns.items()):
@@ -341,7 +345,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="comma-separated program names (default: all)")
     parser.add_argument("--save", type=Path, help="also write the printed report to FILE")
     parser.add_argument("--json", type=Path, help="also write scores, ground truth, misses and false alarms as JSON")
-    parser.add_argument("--timeout", type=float, default=900.0, help="the harness's timeout in seconds")
+    parser.add_argument("--backend", choices=("aot_eager", "eager", "inductor"), default="aot_eager",
+                        help="the backend torch.compile is forced to (default aot_eager: Inductor's float "
+                             "specialization without its C++ builds; eager keeps those floats dynamic; "
+                             "inductor takes minutes per program on a CPU)")
+    parser.add_argument("--timeout", type=float, default=1200.0, help="the harness's timeout in seconds")
     parser.add_argument("--reuse-runtime", action="store_true", help="score against the previous run's trace")
     args = parser.parse_args(argv)
     os.environ.setdefault("VTLINT_CACHE_DIR", str(SCRATCH / "cache"))
@@ -352,7 +360,7 @@ def main(argv: list[str] | None = None) -> int:
         cases = [json.loads(line) for line in (SCRATCH / "programs.jsonl").read_text(encoding="utf-8").splitlines()]
     else:
         prepare()
-        facts, raw, cases = observe(args.only, args.timeout)
+        facts, raw, cases = observe(args.only, args.backend, args.timeout)
     elapsed = {"runtime": time.perf_counter() - started}
     for note in facts.notifications:
         print(f"runtime: {note.message.splitlines()[0]}", file=sys.stderr)
@@ -364,7 +372,7 @@ def main(argv: list[str] | None = None) -> int:
     elapsed["static"] = time.perf_counter() - started
     truth = ground_truth(raw)
     result = score(prediction.events, facts, {c["name"] for c in cases})
-    text = render(result, truth, cases, prediction.texts, elapsed)
+    text = render(result, truth, cases, prediction.texts, elapsed, facts.torch_version)
     print(text)
     if args.save:
         args.save.write_text(text + "\n", encoding="utf-8")
