@@ -17,6 +17,8 @@ from vtlint.config import Config
 from vtlint.findings import Related
 from vtlint.trace import Event
 
+CRASHED: list[str] = []  # what the static pass crashed on: "group: error" (their facts count as misses)
+
 
 def _move(path: str, prefix: str) -> str:
     return path if path.startswith("/") else prefix + path
@@ -47,7 +49,11 @@ def analyze_each(folders: list[Path], base: Path, entries: list[str] = ()) -> Pr
         mine = tuple(e[len(prefix):] for e in entries if e.startswith(prefix))
         config = Config(root=folder, entry_points=mine)
         files = discover([folder], config).files
-        prediction = analyze(files, config, jobs=1, use_cache=True)
+        try:
+            prediction = analyze(files, config, jobs=1, use_cache=True)
+        except Exception as exc:  # noqa: BLE001 - an analyzer crash is a result to report
+            CRASHED.append(f"{prefix.rstrip('/')}: {type(exc).__name__}: {str(exc)[:120]}")
+            continue
         merged.events += [rebase(e, prefix) for e in prediction.events]
         merged.texts.update({_move(k, prefix): v for k, v in prediction.texts.items()})
         merged.entries += [replace(i, entry=_move_entry(i.entry, prefix),

@@ -40,7 +40,7 @@ ROOT = SCRATCH / "programs"
 sys.path.insert(0, str(HERE.parent / "accuracy"))
 
 from exercised import entry_compiled  # noqa: E402  (benchmarks/accuracy/exercised.py)
-from per_program import analyze_each  # noqa: E402  (benchmarks/accuracy/per_program.py)
+from per_program import CRASHED, analyze_each  # noqa: E402  (benchmarks/accuracy/per_program.py)
 
 from vtlint.analyzer import Prediction, analyze  # noqa: E402
 from vtlint.analyzer.files import discover  # noqa: E402
@@ -125,7 +125,11 @@ def predict() -> Prediction:
     (`cd NAME && vtlint check .`); entries are discovered, none is named."""
     config = Config(root=ROOT)
     singles = sorted(ROOT.glob("*.py"))
-    prediction = analyze(discover(singles, config).files, config, jobs=2, use_cache=True)
+    try:
+        prediction = analyze(discover(singles, config).files, config, jobs=2, use_cache=True)
+    except Exception as exc:  # noqa: BLE001 - an analyzer crash is a result to report
+        CRASHED.append(f"the single-file programs: {type(exc).__name__}: {str(exc)[:120]}")
+        prediction = Prediction()
     each = analyze_each(sorted(p for p in ROOT.iterdir() if p.is_dir()), ROOT)
     prediction.events += each.events
     prediction.texts.update(each.texts)
@@ -316,6 +320,10 @@ def render(result: Result, truth: dict[str, Truth], cases: list[dict[str, Any]],
             why = event.detail.get("failing_guard") or event.detail.get("reason") or event.guard or ""
             out.append(f"  [{PATTERNS.get(program, 'other')}] {event.location.path}:{event.location.line} "
                        f"{event.source} — {why}" + (f" (related: {related})" if related else "") + f"  | {text}")
+    if CRASHED:
+        out.append("")
+        out.append("the static pass crashed on (their recompiles count as misses):")
+        out += [f"  {line}" for line in CRASHED]
     if result.unattributed:
         out.append("")
         out.append(f"observed recompiles with no user Source (not scored): {len(result.unattributed)}")
