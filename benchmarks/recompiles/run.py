@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import sys
 import time
@@ -45,7 +46,7 @@ from per_program import CRASHED, analyze_each  # noqa: E402  (benchmarks/accurac
 from vtlint.analyzer import Prediction, analyze  # noqa: E402
 from vtlint.analyzer.files import discover  # noqa: E402
 from vtlint.config import Config  # noqa: E402
-from vtlint.runtime.events import ProjectFiles, _Converter, normalize_source  # noqa: E402
+from vtlint.runtime.events import ProjectFiles, _Converter, normalize_source, user_spelling_to_source  # noqa: E402
 from vtlint.runtime.harness import run_harness  # noqa: E402
 from vtlint.runtime.step import RuntimeFacts, facts_from_trace  # noqa: E402
 from vtlint.runtime.structured_trace import Compile, TraceFacts, parse_trace_dir  # noqa: E402
@@ -183,8 +184,20 @@ def _recompile(conv: _Converter, compile: Compile) -> Recompile:
     reason = compile.recompile_reasons[0]  # the most recent cache entry's: the one that caused this compile
     failed = conv.by_id.get((compile.log, compile.generation, reason.failed_compile_id))
     source, _, _ = conv.match_reason(reason, failed)
+    source = source or _spelled_source(reason.text)
     return Recompile(compile.co_name or "", compile.compile_id, reason.text, source, reason.user_line,
                      len(compile.recompile_reasons) - 1, compile.recompile_limit_hit)
+
+
+def _spelled_source(text: str) -> str | None:
+    """For the ground-truth log only: the Source of a failing guard vtlint's matcher left
+    unnamed (`lr == 0.009` installed by remove_tensorify_specialized_graphargs with no
+    user line, `seq_len != 64`, a guard on a built-in module's attribute)."""
+    left = re.split(r" (?:==|!=|is|is not) ", text, maxsplit=1)
+    if len(left) < 2 or left[0].startswith(("___", "tensor ", "GLOBAL_STATE")):
+        return None
+    source = normalize_source(user_spelling_to_source(left[0].strip()))
+    return source if re.match(r"^[LG]\[", source) else None
 
 
 # --- scoring -------------------------------------------------------------------------
