@@ -42,6 +42,12 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -q -m 'not torch'
 
+# On a machine with a CUDA GPU: the seed and a training step through `vtlint trace` and
+# `--runtime-facts`, then tests/runtime, with GPU_PYTHON's torch (default: python3, not
+# the CPU-only $(VENV)); a short report. Without a GPU it says so and exits 0.
+gpu-check:
+	GPU_PYTHON=$${GPU_PYTHON:-python3} scripts/gpu_check.sh
+
 # The VS Code extension: its packaged .vsix (vscode/dist/vtlint.vsix), bundling the wheel
 # of `make dist` (the extension offers to install it: vtlint is not on the package index).
 vsix: dist
