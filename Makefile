@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 TORCH  ?= torch==2.13.0
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo dist test test-fast sarif-tools validate-sarif e2e vsix vscode-test bench-editor bench-runtime bench clean
+.PHONY: install demo dist test test-fast gpu-check sarif-tools validate-sarif e2e vsix vscode-test bench-editor bench-runtime bench clean
 
 $(STAMP): pyproject.toml
 	@echo "== creating $(VENV) (if absent) and installing $(TORCH), the CPU build: a minute or two on the first run"
