@@ -186,3 +186,21 @@ def test_refresh_names_what_the_torch_lacks(monkeypatch: pytest.MonkeyPatch) -> 
     assert result.exit_code == 0, result.output
     assert "trace_rules snapshot for torch 2.11.0" in result.stderr
     assert "  lost callables.get_skip_reason: skip reasons ..." in result.stderr
+
+
+def test_a_failure_met_by_another_builder_is_retried(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A torch 2.11 build that an older vtlint failed (AttributeError: get_skip_reason) is
+    tried again by a vtlint whose builder changed, without `vtlint rules --refresh`."""
+    attempts: list[str] = []
+
+    def failing(version: str) -> tuple[None, str]:
+        attempts.append(version)
+        return None, "building the trace_rules snapshot failed: boom"
+
+    marker = snapshot._failure_path("2.11.0")
+    marker.parent.mkdir(parents=True)
+    marker.write_text("0123456789abcdef building the trace_rules snapshot failed: AttributeError\n", encoding="utf-8")
+    monkeypatch.setattr(snapshot, "installed_torch_version", lambda: "2.11.0")
+    monkeypatch.setattr(snapshot, "build", failing)
+    assert "boom" in snapshot.load().notifications[0].message
+    assert "boom" in snapshot.load().notifications[0].message and attempts == ["2.11.0"]

@@ -9,6 +9,7 @@ section the installed torch could not give is taken from it too."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -191,8 +192,9 @@ def load(*, allow_build: bool = True) -> Snapshot:
         return shipped
     why = "not built yet (run `vtlint rules --refresh`)"
     failed = _failure_path(version)
-    if failed.is_file():  # a build that failed once is not retried on every run; --refresh retries it
-        why = failed.read_text(encoding="utf-8").strip() + "; `vtlint rules --refresh` retries"
+    remembered = _remembered_failure(failed)
+    if remembered:  # a build that failed once is not retried on every run; --refresh retries it
+        why = remembered + "; `vtlint rules --refresh` retries"
     elif allow_build:
         built, why = build(version)
         data = _read(built) if built else None
@@ -224,10 +226,25 @@ def _failure_path(torch_version: str) -> Path:
     return cache_path(torch_version).with_suffix(".failed")
 
 
+def _builder_id() -> str:
+    """The build code a failure was met with: a vtlint with another builder (one that may
+    handle this torch, as 2.11's missing get_skip_reason) tries again."""
+    return hashlib.sha256(Path(__file__).with_name("build.py").read_bytes()).hexdigest()[:16]
+
+
+def _remembered_failure(path: Path) -> str:
+    """Why the build failed for this torch with this builder; "" when it did not."""
+    try:
+        builder, _, why = path.read_text(encoding="utf-8").strip().partition(" ")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return why if builder == _builder_id() else ""
+
+
 def _remember_failure(path: Path, why: str) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(why + "\n", encoding="utf-8")
+        path.write_text(f"{_builder_id()} {why}\n", encoding="utf-8")
     except OSError:  # a read-only cache: the next run simply tries again
         pass
 
