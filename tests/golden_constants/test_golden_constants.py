@@ -63,7 +63,6 @@ def test_agreement_table(observed: dict[str, Observation], predicted: dict[str, 
 # Graph counts the walk cannot know: which recompile traces an empty graph.
 FRAME_DIVERGENCES = {
     "bool_flips": "the recompile for training=False traces `return x` only: an empty graph Dynamo does not count",
-    "decorated_entry": DIVERGENCES["decorated_entry"],
 }
 
 
