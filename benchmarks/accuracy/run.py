@@ -338,13 +338,13 @@ def render(report: Report, cases: list[dict[str, object]], texts: dict[str, str]
     same = sum(1 for _, p, o in report.graphs if p == o)
     out.append(f"{'graph count':<16} {same}/{len(report.graphs)} entries predicted exactly")
     out.append("")
-    out.append(f"{'corpus':<14} {'kind':<16} {'TP':>5} {'FP':>5} {'FN':>5} {'precision':>10} {'recall':>7}")
+    out.append(f"{'corpus':<20} {'kind':<16} {'TP':>5} {'FP':>5} {'FN':>5} {'precision':>10} {'recall':>7}")
     for corpus, sub in by_corpus.items():
         for kind, s in sub.kinds.items():
-            out.append(f"{corpus:<14} {kind:<16} {s.tp:>5} {s.fp:>5} {s.fn:>5} {_pct(s.precision):>10} "
+            out.append(f"{corpus:<20} {kind:<16} {s.tp:>5} {s.fp:>5} {s.fn:>5} {_pct(s.precision):>10} "
                        f"{_pct(s.recall):>7}")
         exact = sum(1 for _, p, o in sub.graphs if p == o)
-        out.append(f"{corpus:<14} {'graph count':<16} {exact}/{len(sub.graphs)} entries exact")
+        out.append(f"{corpus:<20} {'graph count':<16} {exact}/{len(sub.graphs)} entries exact")
     out.append("")
     out.append(f"{'kind':<16} {'construct':<44} {'TP':>5} {'FP':>5} {'FN':>5} {'prec':>6} {'recall':>6}")
     for (kind, construct), s in sorted(report.constructs.items(), key=lambda kv: (kv[0][0], -(kv[1].fp + kv[1].fn))):
@@ -417,6 +417,10 @@ def main(argv: list[str] | None = None) -> int:
     by_corpus = {corpus: score(prediction.events, facts.events, {e for e in entries if e.startswith(f"{corpus}/")},
                                compiled)
                  for corpus in corpora}
+    if "transformers" in corpora:  # the transformers corpus again, per family of architecture
+        for family in dict.fromkeys(arch.family for arch in ARCHS):
+            mine = {arch.entry for arch in ARCHS if arch.family == family} & set(entries)
+            by_corpus[f"tf:{family}"] = score(prediction.events, facts.events, mine, compiled)
     text = render(report, cases, prediction.texts, elapsed, facts.torch_version, by_corpus)
     print(text)
     if args.save:
