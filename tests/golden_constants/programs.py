@@ -1033,4 +1033,41 @@ PROGRAMS: dict[str, str] = {
             for _ in range(3):
                 step(model, torch.randn(2, 4))
     """,
+    "comprehensions_inlined": """
+        import torch
+
+        @torch.compile
+        def f(x, ws):
+            a = [x * w for w in ws]
+            b = sum(t * 2 for t in a)
+            d = {k: v for k, v in zip(["p", "q"], a)}
+            return b + d["p"]
+
+        def run():
+            f(torch.ones(3), [1.0, 2.0])
+    """,
+    "cond_branches_and_property": """
+        import torch
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self._scale = 3
+
+            @property
+            def scale(self):
+                return self._scale
+
+            def forward(self, x):
+                def true_fn(t):
+                    return t.cos() * self.scale
+
+                def false_fn(t):
+                    return t.sin()
+
+                return torch.cond(x.sum() > 0, true_fn, false_fn, (x,))
+
+        def run():
+            torch.compile(M())(torch.ones(3))
+    """,
 }

@@ -13,6 +13,7 @@ as Dynamo does, or gives up on the frame when the break sits inside a loop."""
 from __future__ import annotations
 
 import operator
+import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -751,6 +752,7 @@ class Walker:
         return Value(V.DICT, keys=keys, items=items)
 
     def e_ListComp(self, node: cst.ListComp, act: Act) -> Value:
+        self._comprehension_frame(node, "<listcomp>", act)
         items = self.comprehension(node.for_in, lambda: self.expr(node.elt, act), act)
         return Value(V.LIST, items=items)
 
@@ -759,12 +761,26 @@ class Walker:
         return Value(V.TUPLE, items=items)
 
     def e_SetComp(self, node: cst.SetComp, act: Act) -> Value:
+        self._comprehension_frame(node, "<setcomp>", act)
         self.comprehension(node.for_in, lambda: self.expr(node.elt, act), act)
         return V.unknown("medium")
 
     def e_DictComp(self, node: cst.DictComp, act: Act) -> Value:
-        self.comprehension(node.for_in, lambda: (self.expr(node.key, act), self.expr(node.value, act)), act)
-        return V.unknown("medium")
+        self._comprehension_frame(node, "<dictcomp>", act)
+        pairs = self.comprehension(
+            node.for_in, lambda: Value(V.TUPLE, items=[self.expr(node.key, act), self.expr(node.value, act)]), act)
+        if pairs is None or not all(p.items and p.items[0].kind == V.CONST and p.items[0].known for p in pairs):
+            return V.unknown("medium")
+        return Value(V.DICT, keys=[p.items[0].value for p in pairs if p.items],
+                     items=[p.items[1] for p in pairs if p.items])
+
+    def _comprehension_frame(self, node: cst.CSTNode, name: str, act: Act) -> None:
+        """Before Python 3.12 (PEP 709) a list, set or dict comprehension is a function of its
+        own, which Dynamo inlines: `f.<locals>.<listcomp>`."""
+        if sys.version_info < (3, 12):
+            qualname = f"{act.qualname}.<locals>.{name}"
+            self.emit(Action.INLINE, act, node, callee=self._callee_name(act.parsed, qualname),
+                      variable_tracker=V.FUNC, detail={"qualname": qualname})
 
     def comprehension(self, comp: cst.CompFor, produce: Any, act: Act) -> list[Value] | None:
         """Unrolled as Dynamo inlines the comprehension's code."""
@@ -1057,6 +1073,9 @@ class Walker:
 
     def getattr(self, base: Value, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
         if base.kind in (V.OBJECT, V.NN_MODULE) and base.ref and self.project.klass(base.ref):
+            getter = self._property(base, name)
+            if getter is not None and act is not None and isinstance(node, cst.CSTNode):
+                return self.call_user(getter, [], {}, act, node)  # type: ignore[arg-type]
             return self._instance_attr(base, name)
         if base.kind == V.CLASS and base.ref:
             return self._class_attr(base, name)
@@ -1085,6 +1104,19 @@ class Walker:
         if base.kind == V.ENUM and name in ("value", "name"):
             return V.unknown("medium")
         return V.unknown()
+
+    def _property(self, base: Value, name: str) -> Value | None:
+        """A `@property` of the object's class: reading it calls the getter, which Dynamo inlines."""
+        if name in base.attrs:
+            return None
+        for mod, klass in self.project.mro(*self.project.klass(base.ref or "")):  # type: ignore[misc]
+            if name in klass.methods:
+                getter = mod.functions.get(f"{klass.qualname}.{name}")
+                if getter is None or "property" not in getter.decorators:
+                    return None
+                ref = f"{mod.module}.{klass.qualname}.{name}" if mod.module else f"{klass.qualname}.{name}"
+                return Value(V.FUNC, ref=ref, bound_self=base)
+        return None
 
     def _instance_attr(self, base: Value, name: str) -> Value:
         assert base.ref is not None
@@ -1159,6 +1191,8 @@ class Walker:
         receiver = func.bound_self
         if name in _COMPILING_CHECKS:
             return V.const(not self.eager)  # Dynamo answers True while it traces (a constant, no guard)
+        if name in _CONTROL_FLOW and not self.eager:
+            return self._control_flow(name, args, act, node)
         if self.eager and name in _COMPILERS:
             return args[0] if args else V.unknown()  # torch.compile(fn) calls fn: its calls are recorded
         if receiver is not None and receiver.kind == V.TENSOR:
@@ -1192,6 +1226,20 @@ class Walker:
         if decision.variable_tracker == "DataPtrVariable":
             return Value(V.UNKNOWN, ref=_DATA_PTR, confidence="medium")
         return self._instance(name, receiver)
+
+    def _control_flow(self, name: str, args: list[Value], act: Act, node: cst.Call) -> Value:
+        """`torch.cond(pred, true_fn, false_fn, operands)` traces both branches, `map(body, xs, *args)`
+        its body once per slice: each function is inlined into a subgraph."""
+        for value in args[:1]:
+            self.use(value, act, node)
+        if _CONTROL_FLOW[name] == "cond" and len(args) >= 3:
+            operands = self.iterate(args[3], act, node) if len(args) > 3 else []
+            for branch in args[1:3]:
+                self.call(branch, list(operands or []), {}, act, node)
+        elif _CONTROL_FLOW[name] == "map" and len(args) >= 2:
+            self.call(args[0], [Value(V.TENSOR), *args[2:]], {}, act, node)
+        self.frame.graph_ops += 1
+        return Value(V.TENSOR)
 
     def _instance(self, name: str, receiver: Value | None) -> Value:
         """What a library call returns: an object of a known type (`logging.getLogger(...)`) or unknown."""
@@ -1409,10 +1457,8 @@ class Walker:
             return V.unknown()
         callee = f"{parsed.summary.display}:{qualname}" if not qualname.startswith("<") else qualname
         code_name = "<lambda>" if isinstance(fn, cst.Lambda) else qualname
-        library = self.project.is_library(parsed.summary.display)
-        callee_name = f"{parsed.summary.module}.{code_name}" if library else f"{parsed.summary.display}:{code_name}"
         if not parsed.summary.module.startswith("torch."):  # torch.nn's own forwards: not the user's news
-            self.emit(Action.INLINE, act, node, callee=callee_name, variable_tracker=V.FUNC,
+            self.emit(Action.INLINE, act, node, callee=self._callee_name(parsed, code_name), variable_tracker=V.FUNC,
                       detail={"qualname": qualname})
         env = self.bind(fn, func.bound_self, args, kwargs, parsed)
         link = Related(self.loc(act, node), f"{'in a loop: ' if act.loops else ''}calls {callee.rpartition(':')[2]}")
@@ -1433,6 +1479,11 @@ class Walker:
             raise
         finally:
             self.inlining.pop()
+
+    def _callee_name(self, parsed: Parsed, code_name: str) -> str:
+        if self.project.is_library(parsed.summary.display):
+            return f"{parsed.summary.module}.{code_name}"
+        return f"{parsed.summary.display}:{code_name}"
 
     def _decorator_wrapper(self, parsed: Parsed, fn: cst.FunctionDef, func: Value) -> Value | None:
         """`@deco` / `@deco(...)` of the project or a package: the wrapper the decorator returns,
@@ -1540,6 +1591,12 @@ def is_tensor_only_attribute(name: str, settings: DynamoSettings) -> bool:
 
 
 _MUTABLE = (V.OBJECT, V.NN_MODULE, V.LIST, V.DICT)
+# Higher-order ops whose function arguments Dynamo traces as subgraphs.
+_CONTROL_FLOW = {
+    "torch.cond": "cond", "torch._higher_order_ops.cond.cond": "cond", "torch._higher_order_ops.cond": "cond",
+    "functorch.experimental.control_flow.cond": "cond", "torch._higher_order_ops.map.map": "map",
+    "functorch.experimental.control_flow.map": "map",
+}
 _COMPILERS = frozenset({"torch.compile", "torch.compiler.compile"})
 # nn.Module's methods that build the module tree (see Walker.module_method).
 _MODULE_METHODS = frozenset({"register_buffer", "register_parameter", "add_module", "register_module", "append",
