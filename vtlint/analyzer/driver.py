@@ -12,6 +12,8 @@ recorded with its abstract arguments, in the order the program makes them."""
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
 
 from vtlint.analyzer import values as V
 from vtlint.analyzer.entries import Site
@@ -21,30 +23,50 @@ from vtlint.config import DynamoSettings
 
 DRIVER_BUDGET_S = 5.0  # seconds of abstract execution per calling module
 
-Calls = dict[tuple[str, str], list[Site]]
+Key = tuple[str, str]  # (display, qualname) of a compiled entry
+Calls = dict[Key, list[Site]]
 
 
-def drive(project: Project, settings: DynamoSettings, callers: set[str], entries: set[tuple[str, str]]) -> Calls:
+@dataclass
+class Discovered:
+    """An entry found by executing `torch.compile(value)`: the function Dynamo traces."""
+
+    options: dict[str, Any]
+    display: str  # where the compile call is
+    line: int
+
+
+@dataclass
+class EagerRun:
+    calls: Calls = field(default_factory=lambda: defaultdict(list))
+    discovered: dict[Key, Discovered] = field(default_factory=dict)
+
+
+def drive(project: Project, settings: DynamoSettings, callers: set[str], entries: set[Key]) -> EagerRun:
     """The calls of every compiled entry made by the `callers` modules, each module run
-    once from its top level; `entries` are (display, qualname) pairs."""
-    calls: Calls = defaultdict(list)
+    once from its top level, and the entries their `torch.compile(...)` calls create."""
+    run = EagerRun()
     for display in sorted(callers):
-        for key, site in _run_module(project, settings, display, entries):
-            calls[key].append(site)
-    return dict(calls)
+        walker = _run_module(project, settings, display, entries)
+        if walker is None:
+            continue
+        for key, site in walker.recorded:
+            run.calls[key].append(site)
+        for key, (options, where, line) in walker.discovered.items():
+            run.discovered.setdefault(key, Discovered(options, where, line))
+    return run
 
 
-def _run_module(project: Project, settings: DynamoSettings, display: str,
-                entries: set[tuple[str, str]]) -> list[tuple[tuple[str, str], Site]]:
+def _run_module(project: Project, settings: DynamoSettings, display: str, entries: set[Key]) -> Walker | None:
     parsed = project.parsed(display)
     if parsed is None:
-        return []
+        return None
     walker = Walker(project, settings, f"{display}:{MODULE_FRAME}", MODULE_FRAME, DRIVER_BUDGET_S)
     walker.eager = 1
-    walker.compiled = entries
+    walker.compiled = set(entries)
     act = Act(parsed, MODULE_FRAME, {"__name__": V.const("__main__")})
     try:
         walker.block(list(parsed.module.body), act)
     except WalkAborted:
         pass  # what ran before the walk stopped is still the program's first calls
-    return walker.recorded
+    return walker

@@ -26,7 +26,7 @@ from vtlint.analyzer.api import EntryInfo, FileProblem, Prediction
 from vtlint.analyzer.budget import ENTRY_BUDGET_S, OverBudget, time_limit
 from vtlint.analyzer.cache import Cache, digest
 from vtlint.analyzer.chunks import ChunkCache, Positions, parse_chunked
-from vtlint.analyzer.driver import Calls, drive
+from vtlint.analyzer.driver import EagerRun, drive
 from vtlint.analyzer.entries import EntrySpec, ModuleFacts, Site, scan, worth_scanning
 from vtlint.analyzer.files import SourceError, SourceFile, read_source
 from vtlint.analyzer.index import Parsed, Project, parsed_module
@@ -305,7 +305,8 @@ def _predict(project: Project, config: Config, prediction: Prediction, scanned: 
     specs += _configured_entries(project, config, prediction)
     seen: set[tuple[str, str]] = set()
     call_sites = _CallSites(project, facts)
-    driven = _drive(project, config, specs, call_sites)
+    driven = _drive(project, config, specs, call_sites, facts)
+    specs += _discovered_specs(project, driven, specs, prediction)
     for spec in specs:
         if (spec.display, spec.qualname) in seen:
             continue
@@ -313,12 +314,41 @@ def _predict(project: Project, config: Config, prediction: Prediction, scanned: 
         _walk_entry(project, config, spec, facts, prediction, call_sites, driven)
 
 
-def _drive(project: Project, config: Config, specs: list[EntrySpec], call_sites: _CallSites) -> Calls:
+def _drive(project: Project, config: Config, specs: list[EntrySpec], call_sites: _CallSites,
+           facts: dict[str, ModuleFacts]) -> EagerRun:
     """Every compiled entry's calls, as the modules that make them execute them (in order,
-    loops unrolled): the values each call passes."""
+    loops unrolled): the values each call passes; and the entries their compiles create."""
     callers = {spec.display for spec in specs} | {site.display for spec in specs for site in call_sites.of(spec)}
-    callers = {display for display in callers if not project.is_library(display)}
+    callers |= {display for display, fact in facts.items() if fact.notes or fact.entries or fact.calls}
+    callers = {d for d in callers if d in project.texts and not project.is_library(d) and
+               (d in {s.display for s in specs} or project.summaries[d].has_hints or d in facts)}
     return drive(project, config.dynamo, callers, {(spec.display, spec.qualname) for spec in specs})
+
+
+_UNRESOLVED = "torch.compile of a value the static pass cannot resolve"
+
+
+def _discovered_specs(project: Project, driven: EagerRun, specs: list[EntrySpec],
+                      prediction: Prediction) -> list[EntrySpec]:
+    """Entries only the eager run resolves (`torch.compile(model)` of a model built in `main()`,
+    `torch.compile(mod.f)` of another module's function): walked like the others, and the
+    scanner's "cannot resolve" note at that compile is withdrawn."""
+    known = {(spec.display, spec.qualname) for spec in specs}
+    found: list[EntrySpec] = []
+    resolved: set[tuple[str, int]] = set()
+    for (display, qualname), how in driven.discovered.items():
+        resolved.add((how.display, how.line))
+        if (display, qualname) in known:
+            continue
+        parsed = project.parsed(display)
+        fn = parsed.functions.get(qualname) if parsed is not None else None
+        if parsed is None or fn is None:
+            continue
+        found.append(EntrySpec(display, qualname, "torch.compile", how.options, parsed.line(fn),
+                               via_module=qualname.endswith(".forward")))
+    prediction.notifications = [n for n in prediction.notifications if not (
+        n.message == _UNRESOLVED and n.location is not None and (n.location.path, n.location.line) in resolved)]
+    return found
 
 
 def _scan_importers(project: Project, prediction: Prediction, scanned: dict[str, ModuleFacts]) -> dict[str, ModuleFacts]:
@@ -399,7 +429,7 @@ def _settings(config: Config, spec: EntrySpec, facts: ModuleFacts | None) -> Dyn
 
 
 def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[str, ModuleFacts],
-                prediction: Prediction, call_sites: _CallSites, driven: Calls) -> None:
+                prediction: Prediction, call_sites: _CallSites, driven: EagerRun) -> None:
     parsed = project.parsed(spec.display)
     fn = parsed.functions.get(spec.qualname) if parsed is not None else None
     if parsed is None or not isinstance(fn, cst.FunctionDef):
@@ -414,7 +444,7 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
                                                        parsed.line(fn)), spec.how, options))
     if spec.display not in facts:  # an entry named by configuration: its own assignments still matter
         facts[spec.display] = scan(parsed, with_entries=False)
-    calls = driven.get((spec.display, spec.qualname)) or call_sites.of(spec)
+    calls = driven.calls.get((spec.display, spec.qualname)) or call_sites.of(spec)
     if "<locals>" in spec.qualname and spec.display in facts:
         outer = spec.qualname.rsplit(".<locals>.", 1)[0].rpartition(".")[2]
         spec.outer_calls = [site for callee, sites in facts[spec.display].calls.items()

@@ -31,10 +31,16 @@ def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionD
     if params and owner in summary.classes:
         is_forward = spec.qualname.endswith(".forward")
         ref = f"{summary.module}.{owner}" if summary.module else owner
-        # `self` was built before tracing: its `__init__` walked with the arguments nobody shows here
-        init = walker.project.function(f"{ref}.__init__")
-        unknown = [V.unknown() for _ in (init[1].params[1:] if init else ())]
-        env[params[0].name.value] = walker.objects.instantiate(ref, unknown, {}, LocalSource(params[0].name.value))
+        receiver = params[0].name.value
+        seen_self = calls[0].kwargs.get(receiver) if calls else None
+        if seen_self is not None and seen_self.kind in (V.NN_MODULE, V.OBJECT):
+            env[receiver] = seen_self.with_(source=LocalSource(receiver))  # the object the program built
+        else:
+            # built before tracing by code nobody shows here: `__init__` walked with its defaults
+            init = walker.project.function(f"{ref}.__init__")
+            required = init[1].params[1:len(init[1].params) - len(init[1].defaults)] if init else []
+            env[receiver] = walker.objects.instantiate(ref, [V.unknown() for _ in required], {},
+                                                       LocalSource(receiver))
         params = params[1:]
     first = calls[0] if calls else None
     tensors = _used_as_tensors(fn, walker)

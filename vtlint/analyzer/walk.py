@@ -169,6 +169,8 @@ class Walker:
         self.compiled: set[tuple[str, str]] = set()  # (display, qualname) of the compiled entries
         self.recorded: list[tuple[tuple[str, str], Site]] = []  # their calls, when eager code makes them
         self.global_objects: dict[str, Value] = {}  # module globals holding objects ("display:name")
+        # entries eager code compiles: their options, and where (display, line) the compile is
+        self.discovered: dict[tuple[str, str], tuple[dict[str, Any], str, int]] = {}
         self.frames: list[Frame] = [self.frame]
         self.breaks = 0
         self.steps = 0
@@ -1194,7 +1196,9 @@ class Walker:
         if name in _CONTROL_FLOW and not self.eager:
             return self._control_flow(name, args, act, node)
         if self.eager and name in _COMPILERS:
-            return args[0] if args else V.unknown()  # torch.compile(fn) calls fn: its calls are recorded
+            target = args[0] if args else V.unknown()
+            self._compiles(target, kwargs, act, node)
+            return target  # torch.compile(fn) calls fn: its calls are recorded
         if receiver is not None and receiver.kind == V.TENSOR:
             decision = breaks.decide_tensor_method(name.removeprefix("Tensor."), self.settings)
         elif receiver is not None and receiver.kind == V.DICT:
@@ -1226,6 +1230,27 @@ class Walker:
         if decision.variable_tracker == "DataPtrVariable":
             return Value(V.UNKNOWN, ref=_DATA_PTR, confidence="medium")
         return self._instance(name, receiver)
+
+    def _compiles(self, target: Value, kwargs: dict[str, Value], act: Act, node: cst.CSTNode) -> None:
+        """Eager code compiles `target` (`torch.compile(model)`, `torch.compile(mod.f)`, `model.compile()`):
+        the code object Dynamo will trace is an entry, and its later calls are recorded."""
+        key = self.compiled_key(target)
+        if key is None:
+            return
+        self.compiled.add(key)
+        options = {k: v.value for k, v in kwargs.items() if v.kind == V.CONST and v.known}
+        self.discovered.setdefault(key, (options, act.display, act.parsed.line(node)))
+
+    def compiled_key(self, target: Value) -> tuple[str, str] | None:
+        """(display, qualname) of the function Dynamo traces when `target` is compiled."""
+        if target.kind == V.NN_MODULE and target.ref:
+            target = self._instance_attr(target, "forward") if self.project.klass(target.ref) else V.unknown()
+        if target.kind != V.FUNC or not target.ref or target.ref.startswith("local:"):
+            return None
+        found = self._function_node(target)
+        if found is None or self.project.is_library(found[0].summary.display):
+            return None
+        return found[0].summary.display, found[4]
 
     def _control_flow(self, name: str, args: list[Value], act: Act, node: cst.Call) -> Value:
         """`torch.cond(pred, true_fn, false_fn, operands)` traces both branches, `map(body, xs, *args)`
@@ -1421,6 +1446,8 @@ class Walker:
             return Value(V.LIST, items=pairs[method])
         elif method == "children" and owner.items is not None:
             return Value(V.LIST, items=children(owner))
+        elif method == "compile" and self.eager:
+            self._compiles(owner, {}, act, node)
         return V.const(None) if method not in ("keys", "values", "items", "children") else V.unknown()
 
     def call_user(self, func: Value, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
@@ -1600,7 +1627,7 @@ _CONTROL_FLOW = {
 _COMPILERS = frozenset({"torch.compile", "torch.compiler.compile"})
 # nn.Module's methods that build the module tree (see Walker.module_method).
 _MODULE_METHODS = frozenset({"register_buffer", "register_parameter", "add_module", "register_module", "append",
-                             "extend", "insert", "update", "keys", "values", "items", "children"})
+                             "extend", "insert", "update", "keys", "values", "items", "children", "compile"})
 
 
 def _is_torch_nn_class(ref: str) -> bool:
