@@ -118,7 +118,7 @@ def test_missing_paths_and_empty_directories(run_cli, tmp_path: Path) -> None:
     _good_survives(_report(result))
     assert "nothere.py: no such file or directory" in result.stderr
     only_empty = run_cli("check", "empty", "--no-cache", cwd=root)
-    assert only_empty.exit_code == 0 and "0 files" in only_empty.output
+    assert only_empty.exit_code == 2 and "no Python files" in only_empty.output  # not an all-clear
 
 
 def test_file_deleted_between_discovery_and_reading(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
