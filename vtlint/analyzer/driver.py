@@ -65,6 +65,7 @@ def _run_module(project: Project, settings: DynamoSettings, display: str, entrie
     walker.eager = 1
     walker.compiled = set(entries)
     act = Act(parsed, MODULE_FRAME, {"__name__": V.const("__main__")})
+    walker.module_envs[display] = act.env  # its functions read the globals its top level assigns
     try:
         walker.block(list(parsed.module.body), act)
     except WalkAborted:

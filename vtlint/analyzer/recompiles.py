@@ -18,6 +18,7 @@ from typing import Any
 from vtlint.analyzer import values as V
 from vtlint.analyzer.entries import EntrySpec, ModuleFacts, Mutation, Site
 from vtlint.analyzer.index import Project
+from vtlint.analyzer.summary import literal
 from vtlint.analyzer.values import Value
 from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
@@ -54,8 +55,9 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
             found = _module_attribute(spec, settings, wrap, mutations, project, entry, walked)
         if not found and calls and kind == "L" and (name in params or name == receiver):
             index = params.index(name) if name in params else None
-            found = _changed_values(wrap, calls, functools.partial(_argument, index=index, name=name), path,
-                                    settings, entry)
+            default = literal(defaults[name], parsed.summary.imports) if name in defaults else None
+            pick = functools.partial(_argument, index=index, name=name, default=default)
+            found = _changed_values(wrap, calls, pick, path, settings, entry)
         if not found and calls and kind == "G":
             key, inner = _global_key(project, spec, name, path)
             found = _changed_values(wrap, calls, lambda site, key=key: site.globals.get(key), inner, settings, entry)
@@ -116,15 +118,18 @@ def _differs(base: Value, current: Value) -> bool:
 
 
 def _described(value: Value) -> str:
-    if value.kind in (V.CONST, V.ENUM) and value.known:
+    if value.kind == V.ENUM and value.known:
+        return str(value.value)  # the member, `Phase.VAL`
+    if value.kind == V.CONST and value.known:
         return repr(value.value)
     return {V.TENSOR: "a tensor", V.OBJECT: "an object", V.NN_MODULE: "a module"}.get(value.kind, "a new value")
 
 
-def _argument(site: Site, index: int | None, name: str) -> Value | None:
+def _argument(site: Site, index: int | None, name: str, default: Value | None) -> Value | None:
+    """What a call passes for a parameter: by keyword, by position, else the default."""
     if name in site.kwargs:
         return site.kwargs[name]
-    return site.args[index] if index is not None and index < len(site.args) else None
+    return site.args[index] if index is not None and index < len(site.args) else default
 
 
 def _global_key(project: Project, spec: EntrySpec, name: str, path: list[Any]) -> tuple[str, list[Any]]:
@@ -159,7 +164,7 @@ def _changed_values(wrap: Event, calls: list[Site], pick: Callable[[Site], Value
 
 def _consequence(value: Value, settings: DynamoSettings, source: str) -> tuple[str, str, bool]:
     pytype = value.pytype
-    if pytype in ("int", "float") and settings.automatic_dynamic_shapes:
+    if pytype in ("int", "float") and settings.automatic_dynamic_shapes and settings.dynamic is not False:
         sym = "SymInt" if pytype == "int" else "SymFloat"
         return (f"Dynamo recompiles once, then automatic dynamic turns {source} into a {sym} guarded only by its type",
                 f"pass it as a tensor, compile with dynamic=True, or mark it dynamic (torch._dynamo.mark_dynamic "

@@ -169,6 +169,7 @@ class Walker:
         self.compiled: set[tuple[str, str]] = set()  # (display, qualname) of the compiled entries
         self.recorded: list[tuple[tuple[str, str], Site]] = []  # their calls, when eager code makes them
         self.global_objects: dict[str, Value] = {}  # module globals holding objects ("display:name")
+        self.module_envs: dict[str, dict[str, Value]] = {}  # modules whose top level the driver runs
         # entries eager code compiles: their options, and where (display, line) the compile is
         self.discovered: dict[tuple[str, str], tuple[dict[str, Any], str, int]] = {}
         self.frames: list[Frame] = [self.frame]
@@ -881,8 +882,8 @@ class Walker:
             return Value(V.TENSOR, pytype="bool")  # pytype of a tensor: its dtype, when known
         if isinstance(op, (cst.Is, cst.IsNot)):
             for side in (left, right):
-                if side.kind == V.CONST and side.known and side.value is None:
-                    self.use(side, act, node)
+                if (side.kind == V.CONST and side.known and side.value is None) or side.kind == V.ENUM:
+                    self.use(side, act, node)  # NONE_MATCH / ID_MATCH on the member
             same = _identity(left, right)
             if same is None:
                 return Value(V.CONST, pytype="bool")
@@ -980,6 +981,9 @@ class Walker:
             return Value(V.FUNC, ref=f"{summary.module}.{name}" if summary.module else name)
         if name in summary.classes:
             return Value(V.CLASS, ref=f"{summary.module}.{name}" if summary.module else name, source=source)
+        executed = self.module_envs.get(summary.display)
+        if executed is not None and name in executed:
+            return executed[name]  # the module's namespace as its top level (walked eagerly) left it
         if name in summary.globals:
             key = f"{summary.display}:{name}"
             if key in self.global_objects:
@@ -1315,6 +1319,8 @@ class Walker:
             return self._sequence_builtin(name, args, act, node)
         if name == "isinstance":
             return Value(V.CONST, pytype="bool")
+        if name == "dict":
+            return _dict_of(args, kwargs)
         if name in ("getattr", "setattr", "hasattr", "exec", "eval", "globals", "vars"):
             self.notes.append(f"`{name}(...)` at {act.display}:{act.parsed.line(node)}: dynamic attribute access, "
                               "the values it touches are unknown to the static pass")
@@ -1662,7 +1668,24 @@ def _is_dataclass(cls: ClassSummary) -> bool:
     return any(d.split(".")[-1] == "dataclass" for d in cls.decorators)
 
 
+def _dict_of(args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """`dict()`, `dict(lr=0.1)`, `dict(base, lr=0.1)`: a dict of known keys when the walk knows them."""
+    base = args[0] if args else Value(V.DICT, keys=[], items=[])
+    if base.kind != V.DICT or base.keys is None or base.items is None or len(args) > 1:
+        return V.unknown()
+    keys, items = list(base.keys), list(base.items)
+    for key, value in kwargs.items():
+        if key in keys:
+            items[keys.index(key)] = value
+        else:
+            keys.append(key)
+            items.append(value)
+    return Value(V.DICT, keys=keys, items=items)
+
+
 def _identity(left: Value, right: Value) -> bool | None:
+    if left.kind == right.kind == V.ENUM and left.known and right.known:
+        return left.value == right.value  # enum members are singletons
     if left.kind == right.kind == V.CONST and left.known and right.known:
         return left.value is right.value or (left.value is None and right.value is None)
     if V.CONST in (left.kind, right.kind):
