@@ -61,7 +61,7 @@ def test_renders_in_headless_chromium(page: str, tmp_path: Path) -> None:
              "--disable-component-update", "--disable-sync", "--no-first-run",
              f"--user-data-dir={tempfile.mkdtemp(dir=tmp_path)}"]
     dom = subprocess.run(["chromium", *flags, "--dump-dom", html.as_uri()], capture_output=True, text=True, timeout=120)
-    assert dom.stdout.count("<section class=\"entry\">") == 5, dom.stderr[-2000:]
+    assert dom.stdout.count("<section class=\"entry\">") == 6, dom.stderr[-2000:]
     subprocess.run(["chromium", *flags, "--window-size=1280,2000", f"--screenshot={shot}", html.as_uri()],
                    capture_output=True, timeout=120, check=True)
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 50_000

@@ -90,7 +90,8 @@ class VariableBuilder:
         known = all(i.known for i in value.items)
         shown = repr(tuple(i.value for i in value.items)) if known else None
         text = f"EQUALS_MATCH: {source.name()} == {shown}" if known else None
-        return Guard(source, V.CONST, "EQUALS_MATCH", text, shown, value.confidence if known else "medium",
+        # a TupleVariable of ConstantVariables, guarded as one value
+        return Guard(source, V.TUPLE, "EQUALS_MATCH", text, shown, value.confidence if known else "medium",
                      self._raw(source))
 
     def _literal(self, value: Value, source: Source) -> Guard | None:
