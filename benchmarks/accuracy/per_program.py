@@ -8,6 +8,7 @@ moved back under the folder's path so they join with the runtime facts."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -62,3 +63,16 @@ def analyze_each(folders: list[Path], base: Path, entries: list[str] = ()) -> Pr
         merged.notifications += prediction.notifications
         merged.problems += prediction.problems
     return merged
+
+
+def save_prediction(prediction: Prediction, path: Path) -> None:
+    """The predicted events and texts, to score later against another run's facts
+    (e.g. an older analyzer's predictions against the current runtime's truth)."""
+    path.write_text(json.dumps({"events": [e.to_dict() for e in prediction.events], "texts": prediction.texts,
+                                "crashed": CRASHED}), encoding="utf-8")
+
+
+def load_prediction(path: Path) -> Prediction:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    CRASHED.extend(data.get("crashed", []))
+    return Prediction(events=[Event.from_dict(e) for e in data["events"]], texts=data["texts"])

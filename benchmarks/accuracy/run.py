@@ -42,7 +42,7 @@ from harness import CORPORA  # noqa: E402
 from models import ARCHS  # noqa: E402
 from exercised import entry_compiled  # noqa: E402
 import per_program  # noqa: E402
-from per_program import analyze_each  # noqa: E402
+from per_program import analyze_each, load_prediction, save_prediction  # noqa: E402
 
 from vtlint.analyzer import Prediction, analyze  # noqa: E402
 from vtlint.analyzer.files import discover  # noqa: E402
@@ -388,6 +388,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", action="append", choices=CORPORA,
                         help="run only this corpus (repeatable; default: all three)")
     parser.add_argument("--limit", type=int, help="only the first N cases of each corpus")
+    parser.add_argument("--dump-predictions", type=Path, help="also write the static pass's events to FILE")
+    parser.add_argument("--predictions", type=Path,
+                        help="score the events of FILE (--dump-predictions) instead of running the static pass")
     parser.add_argument("--reuse-runtime", action="store_true",
                         help="score against the runtime facts of the previous run (static side only)")
     args = parser.parse_args(argv)
@@ -410,7 +413,12 @@ def main(argv: list[str] | None = None) -> int:
         print("the harness recorded no case: nothing to score (see the runtime notes above)", file=sys.stderr)
         return 1
     started = time.perf_counter()
-    prediction = predict(SCRATCH, entries, corpora, args.limit)
+    if args.predictions:
+        prediction = load_prediction(args.predictions)
+    else:
+        prediction = predict(SCRATCH, entries, corpora, args.limit)
+    if args.dump_predictions:
+        save_prediction(prediction, args.dump_predictions)
     elapsed["static"] = time.perf_counter() - started
     compiled = entry_compiled(facts)
     report = score(prediction.events, facts.events, set(entries), compiled)

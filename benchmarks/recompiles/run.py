@@ -41,7 +41,7 @@ ROOT = SCRATCH / "programs"
 sys.path.insert(0, str(HERE.parent / "accuracy"))
 
 from exercised import entry_compiled  # noqa: E402  (benchmarks/accuracy/exercised.py)
-from per_program import CRASHED, analyze_each  # noqa: E402  (benchmarks/accuracy/per_program.py)
+from per_program import CRASHED, analyze_each, load_prediction, save_prediction  # noqa: E402  (benchmarks/accuracy/per_program.py)
 
 from vtlint.analyzer import Prediction, analyze  # noqa: E402
 from vtlint.analyzer.files import discover  # noqa: E402
@@ -371,6 +371,9 @@ def main(argv: list[str] | None = None) -> int:
                              "specialization without its C++ builds; eager keeps those floats dynamic; "
                              "inductor takes minutes per program on a CPU)")
     parser.add_argument("--timeout", type=float, default=1200.0, help="the harness's timeout in seconds")
+    parser.add_argument("--dump-predictions", type=Path, help="also write the static pass's events to FILE")
+    parser.add_argument("--predictions", type=Path,
+                        help="score the events of FILE (--dump-predictions) instead of running the static pass")
     parser.add_argument("--reuse-runtime", action="store_true", help="score against the previous run's trace")
     args = parser.parse_args(argv)
     os.environ.setdefault("VTLINT_CACHE_DIR", str(SCRATCH / "cache"))
@@ -389,7 +392,9 @@ def main(argv: list[str] | None = None) -> int:
         print("the harness recorded no program (see the runtime notes above)", file=sys.stderr)
         return 1
     started = time.perf_counter()
-    prediction = predict()
+    prediction = load_prediction(args.predictions) if args.predictions else predict()
+    if args.dump_predictions:
+        save_prediction(prediction, args.dump_predictions)
     elapsed["static"] = time.perf_counter() - started
     truth = ground_truth(raw)
     result = score(prediction.events, facts, {c["name"] for c in cases})
