@@ -72,9 +72,7 @@ def _header(result: CheckResult, infos: list[EntryInfo], groups: dict[str, Entry
     torch = f" · torch {escape(result.torch_version)}" if result.torch_version else ""
     notes = sum(note_causes(result.notifications).values())
     noted = f" · {notes} notes on values the static pass cannot resolve" if notes else ""
-    toc = "".join(
-        f"<li><a href='#{_anchor(i.entry)}'>{escape(i.entry)}</a>{_toc_badges(groups.get(i.entry))}</li>"
-        for i in infos[:SHOWN_ENTRIES])
+    toc = _toc(infos[:SHOWN_ENTRIES], groups)
     recompiling = [g for g in groups.values() if g.recompiles]
     why = "".join(
         f"<li><a href='#{_anchor(g.entry)}'>{escape(g.entry)}</a>: "
@@ -84,7 +82,19 @@ def _header(result: CheckResult, infos: list[EntryInfo], groups: dict[str, Entry
     recompile_box = f"<div class='box recompile'><h3>What will recompile, and why</h3><ul>{why}</ul></div>" if why else ""
     return (f"<header><h1>vtlint report</h1><p class='meta'>{len(result.files)} files · {len(infos)} compiled "
             f"entries{torch}{noted}</p><p>{counts}</p>{recompile_box}"
-            f"<nav><h3>Compiled entries</h3><ul class='toc'>{toc}</ul></nav>{_legend()}</header>")
+            f"<nav><h3>Compiled entries</h3>{toc}</nav>{_legend()}</header>")
+
+
+def _toc(infos: list[EntryInfo], groups: dict[str, EntryGroup]) -> str:
+    """The entries by file, each by its qualified name: long paths are said once."""
+    by_file: dict[str, list[EntryInfo]] = defaultdict(list)
+    for info in infos:
+        by_file[info.location.path].append(info)
+    return "<div class='toc'>" + "".join(
+        f"<div class='file'><code class='path'>{escape(path)}</code><ul>" + "".join(
+            f"<li><a href='#{_anchor(i.entry)}'>{escape(i.entry.rsplit(':', 1)[-1])}</a>"
+            f"{_toc_badges(groups.get(i.entry))}</li>" for i in entries) + "</ul></div>"
+        for path, entries in sorted(by_file.items())) + "</div>"
 
 
 def _toc_badges(group: EntryGroup | None) -> str:
@@ -125,6 +135,9 @@ def _entry(info: EntryInfo, group: EntryGroup | None, result: CheckResult, texts
     if elsewhere:
         parts.append("<h3>Reached through inlined calls</h3><ul class='list'>" + "".join(
             f"<li>{_where(f)} {_badge(f)} {_msg(f)}{_snippet(texts, f)}</li>" for f in elsewhere) + "</ul>")
+    if group is None and not mine:  # nothing to report: one graph, kept folded
+        return (f"<section class='entry clean'><details><summary>{head}</summary>{''.join(parts[1:])}"
+                "</details></section>")
     return "<section class='entry'>" + "".join(parts) + "</section>"
 
 
@@ -309,7 +322,11 @@ header, section.entry { background: #fff; border: 1px solid var(--line); border-
 .k-recompile { background: #ffe2cc; color: #953800; } .k-graph-break { background: #ffd7d5; color: #a40e26; }
 .k-baked-constant { background: #fff1c2; color: #7d4e00; } .k-inlined-call { background: #ddf4ff; color: #0550ae; }
 .ok { background: #dafbe1; color: #116329; }
-.toc { columns: 2; font-size: 13px; padding-left: 18px; } .toc a { font-family: ui-monospace, monospace; }
+.toc { columns: 2; column-gap: 24px; font-size: 13px; } .toc .file { break-inside: avoid; margin-bottom: 8px; }
+.toc .path { color: var(--dim); font-size: 12px; word-break: break-all; }
+.toc ul { margin: 2px 0; padding-left: 18px; } .toc a { font-family: ui-monospace, monospace; }
+section.clean { padding: 8px 20px; } section.clean summary { cursor: pointer; list-style-position: outside; }
+section.clean summary h2, section.clean summary p { display: inline; margin-right: 10px; }
 .box { border-radius: 6px; padding: 4px 14px; margin: 8px 0; }
 .box.recompile { background: #fff8f2; border: 1px solid #ffb77c; }
 .code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 13px; border: 1px solid var(--line); border-radius: 6px; overflow-x: auto; }
