@@ -242,6 +242,8 @@ class Result:
     false_alarms: list[tuple[str, Event]] = field(default_factory=list)
     unattributed: list[Event] = field(default_factory=list)  # observed, with no user Source (global state)
     unexercised: int = 0
+    # per matched recompile: (program, Source, predicted behaviour, recompiles measured on that Source)
+    behaviour: list[tuple[str, str, str, int]] = field(default_factory=list)
 
 
 def _dedupe(events: list[Event]) -> list[Event]:
@@ -254,7 +256,28 @@ def _dedupe(events: list[Event]) -> list[Event]:
     return out
 
 
-def score(predicted: list[Event], facts: RuntimeFacts, programs: set[str]) -> Result:
+def predicted_behaviour(event: Event) -> str:
+    """What the prediction says the change costs: `once` (then automatic dynamic),
+    `per value` (every distinct value), `every call` (a counter), or `?`."""
+    if event.detail.get("every_call"):
+        return "every call"
+    once = event.detail.get("once")
+    return "?" if once is None else ("once" if once else "per value")
+
+
+def behaviour_agrees(predicted: str, measured: int) -> bool | None:
+    """Measured 2+ recompiles on a Source refutes `once`; measured 1 refutes `every call`
+    only when... never (a counter called twice recompiles once): so 1 confirms `once`
+    and leaves `per value`/`every call` undecided (the value may have changed once)."""
+    if predicted == "?" or measured == 0:
+        return None
+    if measured >= 2:
+        return predicted != "once"
+    return True if predicted == "once" else None
+
+
+def score(predicted: list[Event], facts: RuntimeFacts, programs: set[str],
+          truth: dict[str, Truth] | None = None) -> Result:
     result = Result()
     preds = [e for e in predicted if e.action is Action.RECOMPILE and program_of(e.location.path) in programs]
     compiled = entry_compiled(facts)
@@ -271,6 +294,9 @@ def score(predicted: list[Event], facts: RuntimeFacts, programs: set[str]) -> Re
         for fact in seen:
             if any(matches(p, fact) for p in mine):
                 cell.tp += 1
+                pred = next(p for p in mine if matches(p, fact))
+                measured = sum(1 for r in (truth or {}).get(program, Truth()).recompiles if r.source == fact.source)
+                result.behaviour.append((program, fact.source or "", predicted_behaviour(pred), measured))
             else:
                 cell.fn += 1
                 result.misses.append((program, fact))
@@ -308,6 +334,13 @@ def render(result: Result, truth: dict[str, Truth], cases: list[dict[str, Any]],
                f"{_pct(total.recall):>7}")
     out.append(f"(TP/FN count observed recompiles by Source and site; FP counts predictions; "
                f"{result.unexercised} predictions in entries the run never compiled are not scored)")
+    verdicts = [behaviour_agrees(b, n) for _, _, b, n in result.behaviour]
+    out.append(f"behaviour of the matched recompiles (predicted once / per value / every call vs the recompiles "
+               f"measured on that Source): {verdicts.count(True)} agree, {verdicts.count(False)} disagree, "
+               f"{verdicts.count(None)} undecided")
+    for (program, source, said, measured), verdict in zip(result.behaviour, verdicts):
+        if verdict is False:
+            out.append(f"  disagrees: {program} {source}: predicted {said}, torch recompiled {measured} times on it")
     out.append("")
     out.append("ground truth per program (torch's compiles; each recompile: frame, the guard that failed):")
     for case in cases:
@@ -356,6 +389,8 @@ def to_json(result: Result, truth: dict[str, Truth], cases: list[dict[str, Any]]
                       "compiles": truth.get(c["name"], Truth()).compiles,
                       "limit_hit": truth.get(c["name"], Truth()).limit_hit,
                       "recompiles": [vars(r) for r in truth.get(c["name"], Truth()).recompiles]} for c in cases],
+        "behaviour": [{"program": p, "source": src, "predicted": b, "measured_recompiles": n,
+                       "agrees": behaviour_agrees(b, n)} for p, src, b, n in result.behaviour],
         "misses": [{"program": p, **e.to_dict()} for p, e in result.misses],
         "false_alarms": [{"program": p, **e.to_dict()} for p, e in result.false_alarms],
     }
@@ -397,7 +432,7 @@ def main(argv: list[str] | None = None) -> int:
         save_prediction(prediction, args.dump_predictions)
     elapsed["static"] = time.perf_counter() - started
     truth = ground_truth(raw)
-    result = score(prediction.events, facts, {c["name"] for c in cases})
+    result = score(prediction.events, facts, {c["name"] for c in cases}, truth)
     text = render(result, truth, cases, prediction.texts, elapsed, facts.torch_version)
     print(text)
     if args.save:
