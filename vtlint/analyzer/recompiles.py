@@ -61,6 +61,8 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
         if not found and calls and kind == "G":
             key, inner = _global_key(project, spec, name, path)
             found = _changed_values(wrap, calls, lambda site, key=key: site.globals.get(key), inner, settings, entry)
+        if not found and kind == "L" and name.startswith("___stack") and _called_again(calls):
+            found = [_resumed_value(wrap, calls, settings, entry)]
         out += found
         if not found and (kind == "G" or (kind == "L" and name in defaults and not path == [])):
             out += _mutated_globals(project, spec, wrap, kind, name, path, defaults, mutations, entry, settings)
@@ -160,6 +162,22 @@ def _changed_values(wrap: Event, calls: list[Site], pick: Callable[[Site], Value
         return [_event(wrap, site, entry, f"called with {new}: {wrap.guard or wrap.source} fails; {why}", remedy,
                        {"changed_value": new, "once": once}, [])]
     return []
+
+
+def _called_again(calls: list[Site]) -> bool:
+    return len(calls) > 1 or any(site.in_loop for site in calls)
+
+
+def _resumed_value(wrap: Event, calls: list[Site], settings: DynamoSettings, entry: str) -> Event:
+    """A number `.item()` read before a graph break is an input of the resume function
+    (`___stack0`): a new value on the next call fails its guard."""
+    site = calls[1] if len(calls) > 1 else calls[0]
+    why, remedy, once = _consequence(Value(V.CONST, pytype="float"), settings, wrap.source or "")
+    return _event(wrap, site, entry,
+                  f"calls it again: the Python number `.item()` returned before the graph break is an input of "
+                  f"`{wrap.frame}`, guarded by value ({wrap.guard_kind}), and a new value fails it; {why}",
+                  "keep the value in a tensor (torch.where instead of a Python conditional), or set "
+                  "torch._dynamo.config.capture_scalar_outputs = True", {"once": once}, [])
 
 
 def _consequence(value: Value, settings: DynamoSettings, source: str) -> tuple[str, str, bool]:

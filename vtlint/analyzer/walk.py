@@ -1215,7 +1215,13 @@ class Walker:
         if decision.action == "graph-break":
             for value in args + list(kwargs.values()):
                 self.use(value, act, node)
+            frame = self.frame
             self.graph_break(act, node, decision, name)
+            if self.frame is not frame and name.rpartition(".")[2] in _SCALAR_READS:
+                # the call ran eagerly before the resume function, which receives its result on the
+                # stack: a Python number Dynamo guards there by value (`___stack0 == 1.96`)
+                return Value(V.CONST, source=LocalSource("___stack0"), pytype=_SCALAR_READS[name.rpartition(".")[2]],
+                             confidence="medium")
             return V.unknown()
         if decision.action == "inline":
             found = self.project.function(name)
@@ -1624,6 +1630,8 @@ def is_tensor_only_attribute(name: str, settings: DynamoSettings) -> bool:
 
 
 _MUTABLE = (V.OBJECT, V.NN_MODULE, V.LIST, V.DICT)
+# Tensor methods that break the graph and hand the resume function a Python number.
+_SCALAR_READS = {"item": "float"}
 # Higher-order ops whose function arguments Dynamo traces as subgraphs.
 _CONTROL_FLOW = {
     "torch.cond": "cond", "torch._higher_order_ops.cond.cond": "cond", "torch._higher_order_ops.cond": "cond",
