@@ -93,6 +93,12 @@ PATTERNS: dict[str, str] = {
     "dynamic_true": "dynamic=True",
     "dynamic_false": "dynamic=False",
     "mark_dynamic_batch": "mark_dynamic",
+    "activation_choice": "another function object",
+    "closure_scale": "closure over a changing value",
+    "epoch_attr_outside": "module int attribute set outside",
+    "freeze_backbone": "requires_grad flips",
+    "eval_half_precision": "dtype changes",
+    "pool_kernel_tuple": "tuple argument",
 }
 
 
