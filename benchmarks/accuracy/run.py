@@ -438,6 +438,10 @@ def main(argv: list[str] | None = None) -> int:
             "torch_version": facts.torch_version,
             "cases": cases,
             "kinds": {k: vars(s) for k, s in report.kinds.items()},
+            "corpora": {name: {"kinds": {k: vars(s) for k, s in sub.kinds.items()},
+                               "graphs_exact": sum(1 for _, p, o in sub.graphs if p == o), "graphs": len(sub.graphs)}
+                        for name, sub in by_corpus.items()},
+            "crashed": list(CRASHED),
             "constructs": [{"kind": k, "construct": c, **vars(s)} for (k, c), s in report.constructs.items()],
             "graphs": report.graphs,
             "misses": [{"kind": k, "construct": c, **e.to_dict()} for k, c, e in report.misses],
