@@ -11,6 +11,7 @@ recorded with its abstract arguments, in the order the program makes them."""
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +23,7 @@ from vtlint.analyzer.walk import MODULE_FRAME, Act, Walker, WalkAborted
 from vtlint.config import DynamoSettings
 
 DRIVER_BUDGET_S = 5.0  # seconds of abstract execution per calling module
+DRIVER_TOTAL_S = 20.0  # ... and for all of them
 
 Key = tuple[str, str]  # (display, qualname) of a compiled entry
 Calls = dict[Key, list[Site]]
@@ -46,7 +48,10 @@ def drive(project: Project, settings: DynamoSettings, callers: set[str], entries
     """The calls of every compiled entry made by the `callers` modules, each module run
     once from its top level, and the entries their `torch.compile(...)` calls create."""
     run = EagerRun()
+    deadline = time.monotonic() + DRIVER_TOTAL_S
     for display in sorted(callers):
+        if time.monotonic() > deadline:
+            break  # the entries of modules not run keep the call sites the scanner found
         walker = _run_module(project, settings, display, entries)
         if walker is None:
             continue

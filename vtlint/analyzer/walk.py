@@ -35,6 +35,7 @@ from vtlint.findings import Location, Related
 from vtlint.trace import Action, Event
 
 MAX_DEPTH = 12  # inlining depth
+MAX_ACTIVE = 28  # calls active at once, constructions included
 MODULE_FRAME = "<module>"  # the qualname of a script's top level, walked eagerly by the driver
 MAX_UNROLL = 64  # loop iterations walked one by one
 MAX_STEPS = 50_000  # statements per entry before "too complex"
@@ -170,6 +171,7 @@ class Walker:
         self.recorded: list[tuple[tuple[str, str], Site]] = []  # their calls, when eager code makes them
         self.global_objects: dict[str, Value] = {}  # module globals holding objects ("display:name")
         self.module_envs: dict[str, dict[str, Value]] = {}  # modules whose top level the driver runs
+        self.resolving: set[str] = set()  # imported names being resolved
         # entries eager code compiles: their options, and where (display, line) the compile is
         self.discovered: dict[tuple[str, str], tuple[dict[str, Any], str, int]] = {}
         self.frames: list[Frame] = [self.frame]
@@ -341,8 +343,8 @@ class Walker:
         elif isinstance(node, cst.Del):
             for name in _target_names(node.target):
                 act.env.pop(name, None)
-        elif isinstance(node, (cst.Import, cst.ImportFrom)):
-            self.local_import(node, act)
+        elif isinstance(node, (cst.Import, cst.ImportFrom)) and act.qualname != MODULE_FRAME:
+            self.local_import(node, act)  # a module's own imports resolve lazily, through its summary
 
     def local_import(self, node: cst.Import | cst.ImportFrom, act: Act) -> None:
         """`import torch` inside a function: the name is a local bound to the module."""
@@ -1010,14 +1012,18 @@ class Walker:
     def dotted_value(self, name: str, source: Source | None) -> Value:
         """A name imported from elsewhere: project code, an installed package, or torch."""
         found = self.project.split(name)
-        if found is not None:
+        if found is not None and name not in self.resolving:  # re-export cycles (`a` imports `x` from `b`, `b` from `a`)
             summary, rest = found
             if not rest:
                 return Value(V.LIB, ref=name)
             head = rest.split(".")[0]
-            value = self.global_value(summary, head)
-            for attr in rest.split(".")[1:]:
-                value = self.getattr(value, attr, None, None)
+            self.resolving.add(name)
+            try:
+                value = self.global_value(summary, head)
+                for attr in rest.split(".")[1:]:
+                    value = self.getattr(value, attr, None, None)
+            finally:
+                self.resolving.discard(name)
             if value.kind != V.UNKNOWN:
                 return value.with_(source=value.source if value.kind != V.CONST else source)
         return Value(V.LIB, ref=name)
@@ -1491,7 +1497,9 @@ class Walker:
                 wrapper_args = [func.bound_self, *args] if func.bound_self is not None else args
                 return self.call_user(wrapped, wrapper_args, kwargs, act, node)
         key = (parsed.summary.display, qualname)
-        if act.depth >= MAX_DEPTH or key in self.inlining:
+        # depth of this call chain, and of every call active in the walk (objects built inside
+        # calls start chains of their own): the walk's recursion stays bounded
+        if act.depth >= MAX_DEPTH or key in self.inlining or len(self.inlining) >= MAX_ACTIVE:
             self.notes.append(f"inlining of {qualname} stopped (recursion or depth {MAX_DEPTH})")
             return V.unknown()
         callee = f"{parsed.summary.display}:{qualname}" if not qualname.startswith("<") else qualname
