@@ -8,8 +8,10 @@ it as part of `make test`). What it covers, by count of cases:
   hostile traces, 5 malformed probe records and 3 hostile facts files
   (test_hostile_traces.py); forged, moved, FIFO, device, folder and oversized cache
   entries (test_cache.py).
-- Faults (about 30): a harness killed, flooding or writing junk, a full disk
-  (test_faults.py); report destinations that are inputs, symlinks, FIFOs, devices,
+- Faults (about 35): a harness killed, flooding or writing junk, a full disk
+  (test_faults.py); a harness's child left running after it exits, vtlint stopped
+  by SIGTERM or SIGINT mid-harness, a harness ignoring SIGTERM past its timeout
+  (test_processes.py); report destinations that are inputs, symlinks, FIFOs, devices,
   a full device, a full or closed stdout, Ctrl-C with and without workers
   (test_output.py); budgets and limits (test_limits.py); shards losing nothing on a
   200-file cross-file tree (test_shards.py); concurrent runs and caches

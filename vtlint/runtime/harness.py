@@ -10,14 +10,17 @@ import os
 import shlex
 import signal
 import subprocess
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 
 from vtlint.runtime.hook import harness_env
 
-GRACE_S = 5.0  # between SIGTERM and SIGKILL for a harness past its timeout
+GRACE_S = 5.0  # between SIGTERM and SIGKILL for what is left of the harness's process group
 POLL_S = 0.2
 TAIL_LINES = 20
 
@@ -29,6 +32,7 @@ class HarnessRun:
     command: list[str]
     returncode: int | None = None  # negative: killed by that signal (POSIX)
     timed_out: bool = False
+    timeout: float | None = None  # the limit it ran under, in seconds
     not_started: str | None = None  # why the command could not be started
     duration_s: float = 0.0
     output_tail: list[str] = field(default_factory=list)  # last lines of its stdout+stderr
@@ -43,7 +47,7 @@ class HarnessRun:
         if self.not_started:
             return f"cannot run the harness `{shown}`: {self.not_started}"
         if self.timed_out:
-            return f"the harness `{shown}` did not finish within {self.duration_s:.0f} s; its process group was stopped"
+            return f"the harness `{shown}` did not finish within {self.timeout:g} s; its process group was stopped"
         if self.returncode is not None and self.returncode < 0:
             try:
                 name = signal.Signals(-self.returncode).name
@@ -64,19 +68,56 @@ def split_command(command: str | Sequence[str]) -> list[str]:
     return shlex.split(command) if isinstance(command, str) else list(command)
 
 
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # a member changed its credentials: still there
+        return True
+    return True
+
+
 def _stop_group(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM the harness's whole process group, then SIGKILL what is left."""
-    for sig, wait in ((signal.SIGTERM, GRACE_S), (signal.SIGKILL, None)):
+    """SIGTERM the harness's whole process group, SIGKILL what is left after GRACE_S,
+    and reap the harness. Also after a normal exit: a child it left behind (a data
+    loader, a compile worker) is still in the group and must not outlive the run."""
+    pgid = process.pid  # start_new_session: the harness leads its own group
+    deadline = time.monotonic() + GRACE_S
+    try:
+        os.killpg(pgid, signal.SIGTERM)
+    except (ProcessLookupError, PermissionError):
+        pass
+    while time.monotonic() < deadline and _group_alive(pgid):
+        process.poll()  # an unreaped harness keeps the group alive
+        time.sleep(0.05)
+    if _group_alive(pgid):
         try:
-            os.killpg(process.pid, sig)
+            os.killpg(pgid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
-            break
-        try:
-            process.wait(timeout=wait)
-            break
-        except subprocess.TimeoutExpired:
-            continue
+            pass
     process.wait()  # reap: no zombie left behind
+
+
+@contextmanager
+def terminate_raises() -> Iterator[None]:
+    """While the harness runs, SIGTERM to vtlint raises SystemExit(143) instead of
+    killing it at once, so the harness's group is stopped and temp folders are
+    removed on the way out (SIGINT already raises KeyboardInterrupt). A second
+    SIGTERM during that cleanup is ignored. Only the main thread may set handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _tail(path: Path) -> list[str]:
@@ -102,7 +143,7 @@ def run_harness(
     """Run `command` in `cwd` with the user's environment plus TORCH_TRACE=`trace_dir`;
     stdout and stderr go to `output_file` (so a report on stdout stays clean)."""
     argv = split_command(command)
-    run = HarnessRun(argv)
+    run = HarnessRun(argv, timeout=timeout)
     if not argv:
         run.not_started = "the command is empty"
         return run
@@ -127,12 +168,11 @@ def run_harness(
                         progress(elapsed)
                     if elapsed >= timeout:
                         run.timed_out = True
-                        _stop_group(process)
-                        run.returncode = process.returncode
                         break
-        finally:
-            if process.returncode is None:  # interrupted (Ctrl-C): leave nothing running
-                _stop_group(process)
+        finally:  # exited, timed out or interrupted (Ctrl-C, SIGTERM): leave nothing running
+            _stop_group(process)
+    if run.timed_out:
+        run.returncode = process.returncode
     run.duration_s = time.monotonic() - started
     run.output_tail = _tail(output_file)
     return run

@@ -32,7 +32,7 @@ from vtlint.bounded import loads, read_bytes
 from vtlint.check import RuntimeInput
 from vtlint.findings import Level, Location, Notification
 from vtlint.runtime.events import EntryCoverage, Observed, ProjectFiles, to_events
-from vtlint.runtime.harness import HarnessRun, run_harness
+from vtlint.runtime.harness import HarnessRun, run_harness, terminate_raises
 from vtlint.runtime.structured_trace import (MAX_RECORDS_BYTES, TraceFacts, UnsupportedTorchVersion,
                                               check_torch_version, parse_trace_dir)
 from vtlint.trace import Event
@@ -235,22 +235,29 @@ def run_step(
     """Run the harness in `root` under a private trace directory, then collect.
     With `probe`, the hook changes each baked constant of `probe_plan` (or, with
     no plan, every scalar argument) after the harness is done."""
-    scratch = Path(tempfile.mkdtemp(prefix="vtlint-runtime-"))
-    try:
-        trace_dir = scratch / "trace"
-        trace_dir.mkdir()
-        extra = {"VTLINT_PROBE": "1"} if probe else {}
-        if probe and probe_plan is not None:
-            (scratch / "probe_plan.json").write_text(json.dumps(probe_plan), encoding="utf-8")
-            extra["VTLINT_PROBE_PLAN"] = str(scratch / "probe_plan.json")
-        run = run_harness(command, cwd=root, trace_dir=trace_dir, output_file=scratch / "harness.out",
-                          timeout=timeout, extra_env=extra, progress=progress)
-        facts = facts_from_trace(trace_dir, root, run)
-        if probe:
-            from vtlint.runtime.probes import attach_probes, read_probes
+    with terminate_raises():  # SIGTERM stops the harness's group and removes `scratch` too
+        scratch = Path(tempfile.mkdtemp(prefix="vtlint-runtime-"))
+        try:
+            return _run_in(scratch, command, root, timeout=timeout, probe=probe, probe_plan=probe_plan,
+                           progress=progress)
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
 
-            facts.probes = read_probes(trace_dir, root, facts.notifications)
-            facts.events = attach_probes(facts.events, facts.probes)
-        return facts
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+
+def _run_in(scratch: Path, command: str | Sequence[str], root: Path, *, timeout: float, probe: bool,
+            probe_plan: list[dict[str, Any]] | None, progress: Callable[[float], None] | None) -> RuntimeFacts:
+    trace_dir = scratch / "trace"
+    trace_dir.mkdir()
+    extra = {"VTLINT_PROBE": "1"} if probe else {}
+    if probe and probe_plan is not None:
+        (scratch / "probe_plan.json").write_text(json.dumps(probe_plan), encoding="utf-8")
+        extra["VTLINT_PROBE_PLAN"] = str(scratch / "probe_plan.json")
+    run = run_harness(command, cwd=root, trace_dir=trace_dir, output_file=scratch / "harness.out",
+                      timeout=timeout, extra_env=extra, progress=progress)
+    facts = facts_from_trace(trace_dir, root, run)
+    if probe:
+        from vtlint.runtime.probes import attach_probes, read_probes
+
+        facts.probes = read_probes(trace_dir, root, facts.notifications)
+        facts.events = attach_probes(facts.events, facts.probes)
+    return facts
