@@ -10,7 +10,8 @@ it as part of `make test`). What it covers, by count of cases:
   entries (test_cache.py).
 - Faults (about 35): a harness killed, flooding or writing junk, a full disk
   (test_faults.py); a harness's child left running after it exits, vtlint stopped
-  by SIGTERM or SIGINT mid-harness, a harness ignoring SIGTERM past its timeout
+  by SIGTERM or SIGINT mid-harness, a harness ignoring SIGTERM past its timeout, a
+  parent folder's harness command named with where it runs
   (test_processes.py); report destinations that are inputs, symlinks, FIFOs, devices,
   a full device, a full or closed stdout, Ctrl-C with and without workers
   (test_output.py); budgets and limits (test_limits.py); shards losing nothing on a

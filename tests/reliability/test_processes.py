@@ -1,7 +1,7 @@
 """Harness processes never outlive the run, and temp folders never stay behind:
 a child left in the harness's process group after a normal exit is stopped,
 and so is the whole group when vtlint receives SIGTERM or SIGINT. Also what
-the runtime step says about its timeout.
+the runtime step says about its timeout and about where the harness runs.
 Fake harnesses in Python, no torch; each case takes seconds."""
 
 from __future__ import annotations
@@ -110,3 +110,31 @@ def test_vtlint_stopped_while_the_harness_runs_leaves_nothing_behind(root: Path,
     assert all(_gone(pid) for pid in _pids(root)), "the harness or its child outlived vtlint"
     assert os.listdir(scratch) == []
 
+
+def test_a_parent_folders_command_says_whose_it_is_and_where_it_runs(
+        root: Path, run_cli) -> None:
+    (root / "pyproject.toml").write_text(f"[tool.vtlint.runtime]\ncommand = {_command('exit')!r}\n", encoding="utf-8")
+    sub = root / "sub"
+    sub.mkdir()
+    (sub / "b.py").write_text("y = 2\n", encoding="utf-8")
+    result = run_cli("check", "b.py", "--no-cache", "--runtime", cwd=sub)
+    assert (root / "pids.txt").is_file()  # it did run, in the parent folder
+    lines = [line for line in result.stderr.splitlines() if line.startswith("vtlint: running")]
+    assert lines == [f"vtlint: running `{_command('exit')}` from [tool.vtlint.runtime] of ../pyproject.toml, in .."]
+
+
+def test_a_local_command_runs_without_a_word(root: Path, run_cli) -> None:
+    (root / "pyproject.toml").write_text(f"[tool.vtlint.runtime]\ncommand = {_command('exit')!r}\n", encoding="utf-8")
+    result = run_cli("check", "a.py", "--no-cache", "--runtime", cwd=root)
+    assert (root / "pids.txt").is_file()
+    assert "vtlint: running" not in result.stderr
+
+
+def test_a_given_command_run_in_a_parent_root_says_where(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from vtlint.runtime.cli_support import RuntimeRequest, where_it_runs
+
+    (root / "sub").mkdir()
+    monkeypatch.chdir(root / "sub")
+    given = RuntimeRequest("python t.py", None, 60.0, False)
+    assert where_it_runs(given, root) == "vtlint: running `python t.py` in the project root .."
+    assert where_it_runs(given, root / "sub") is None

@@ -5,6 +5,7 @@ only when the user asked for a runtime step."""
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -26,6 +27,7 @@ class RuntimeRequest:
     facts_file: Path | None  # saved facts to merge instead
     timeout: float
     probe: bool
+    config_file: Path | None = None  # whose [tool.vtlint.runtime] command runs; None: --runtime-command
 
 
 def request_from(config: Config, *, runtime: bool, command: str | None, timeout: float | None,
@@ -50,7 +52,8 @@ def request_from(config: Config, *, runtime: bool, command: str | None, timeout:
             seconds(timeout, "--runtime-timeout")
         except ConfigError as exc:
             raise RuntimeUsageError(str(exc)) from None
-    return RuntimeRequest(chosen, None, timeout or config.runtime.timeout, probe)
+    return RuntimeRequest(chosen, None, timeout or config.runtime.timeout, probe,
+                          None if command else config.config_file)
 
 
 @contextmanager
@@ -77,9 +80,29 @@ def collect(request: RuntimeRequest, config: Config, *, show_progress: bool,
         except FactsError as exc:
             raise RuntimeUsageError(f"--runtime-facts: {exc}") from None
     assert request.command is not None
+    if (where := where_it_runs(request, config.root)) is not None:
+        print(where, file=sys.stderr)
     with live_progress(request.command, show_progress) as progress:
         return run_step(request.command, config.root, timeout=request.timeout, probe=request.probe,
                         progress=progress, probe_plan=probe_plan)
+
+
+def _shown(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive
+        return str(path)
+
+
+def where_it_runs(request: RuntimeRequest, root: Path) -> str | None:
+    """One line when the harness runs outside the current folder (the project root
+    is a parent's): whose command it is, and where it runs. None otherwise."""
+    if root.resolve() == Path.cwd().resolve():
+        return None
+    if request.config_file is not None:
+        return (f"vtlint: running `{request.command}` from [tool.vtlint.runtime] of "
+                f"{_shown(request.config_file)}, in {_shown(root)}")
+    return f"vtlint: running `{request.command}` in the project root {_shown(root)}"
 
 
 def runtime_input(request: RuntimeRequest | None, config: Config, *, show_progress: bool) -> RuntimeInput | None:
