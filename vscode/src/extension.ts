@@ -70,9 +70,15 @@ function setStatus(state: 'starting' | 'running' | 'stopped' | 'failed'): void {
   status.show();
 }
 
+/** Where Python runs: the extension's own folder, never the workspace or the editor's
+ * working directory (either may hold a `vtlint/` package of someone else's). */
+function neutralCwd(): string {
+  return extensionPath;
+}
+
 function probe(python: string): Promise<boolean> {
   return new Promise((resolve) => {
-    execFile(python, probeArgs(), { timeout: 30000 }, (error) => resolve(!error));
+    execFile(python, probeArgs(), { timeout: 30000, cwd: neutralCwd() }, (error) => resolve(!error));
   });
 }
 
@@ -108,7 +114,7 @@ async function offerInstall(python: string): Promise<boolean> {
     { location: vscode.ProgressLocation.Notification, title: `Installing vtlint into ${python}` },
     () =>
       new Promise<boolean>((resolve) => {
-        execFile(python, args, { timeout: 600000 }, (error, stdout, stderr) => {
+        execFile(python, args, { timeout: 600000, cwd: neutralCwd() }, (error, stdout, stderr) => {
           output.appendLine(stdout + stderr);
           if (error) {
             void vscode.window.showErrorMessage(`Installing vtlint failed: ${error.message}`);
@@ -140,10 +146,12 @@ async function start(): Promise<void> {
     return;
   }
   setStatus('starting');
+  const trusted = vscode.workspace.isTrusted;
   interpreter = chooseInterpreter(
     vscode.workspace.getConfiguration('vtlint').get<string>('interpreter'),
-    await pythonExtensionInterpreter(),
+    trusted ? await pythonExtensionInterpreter() : undefined,
     { workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, home: os.homedir() },
+    trusted,
   );
   output.appendLine(`vtlint: starting the server with ${interpreter.command} (${interpreter.source})`);
   if (!(await probe(interpreter.command))) {
@@ -155,6 +163,7 @@ async function start(): Promise<void> {
   const serverOptions: ServerOptions = {
     command: interpreter.command,
     args: serverArgs(),
+    options: { cwd: neutralCwd() },
     transport: TransportKind.stdio,
   };
   const clientOptions: LanguageClientOptions = {

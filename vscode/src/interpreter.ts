@@ -10,34 +10,39 @@ export interface Interpreter {
 export const DEFAULT_INTERPRETER = 'python3';
 
 /** `vtlint.interpreter`, else the Python extension's active environment, else python3.
- * `${workspaceFolder}` and a leading `~` in the setting are expanded. */
+ * `${workspaceFolder}` and a leading `~` in the setting are expanded. Until the workspace
+ * is trusted, nothing it can choose is run: not the Python extension's environment (often
+ * the workspace's own .venv), nor a setting that points into the workspace folder. */
 export function chooseInterpreter(
   setting: string | undefined,
   pythonExtension: string | undefined,
   vars: { workspaceFolder?: string; home?: string } = {},
+  trusted = true,
 ): Interpreter {
   const configured = (setting ?? '').trim();
-  if (configured) {
+  if (configured && (trusted || !configured.includes('${workspaceFolder}'))) {
     let command = configured.replace(/\$\{workspaceFolder\}/g, vars.workspaceFolder ?? '.');
     if (vars.home && (command === '~' || command.startsWith('~/'))) {
       command = vars.home + command.slice(1);
     }
     return { command, source: 'setting' };
   }
-  if (pythonExtension && pythonExtension.trim()) {
+  if (trusted && pythonExtension && pythonExtension.trim()) {
     return { command: pythonExtension.trim(), source: 'python-extension' };
   }
   return { command: DEFAULT_INTERPRETER, source: 'default' };
 }
 
-/** The server command line for an interpreter (the client adds `--stdio`). */
+/** The server command line for an interpreter (the client adds `--stdio`). `-I` keeps the
+ * working directory off the import path (`-m` would put it first, so a workspace holding
+ * `vtlint/__main__.py` would run); the server is also started in a neutral folder. */
 export function serverArgs(): string[] {
-  return ['-m', 'vtlint', 'lsp'];
+  return ['-I', '-m', 'vtlint', 'lsp'];
 }
 
-/** The probe that tells whether vtlint is importable by the interpreter. */
+/** The probe that tells whether vtlint is importable by the interpreter, isolated as the server is. */
 export function probeArgs(): string[] {
-  return ['-c', 'import vtlint.lsp.server'];
+  return ['-I', '-c', 'import vtlint.lsp.server'];
 }
 
 /**
@@ -46,7 +51,7 @@ export function probeArgs(): string[] {
  * nothing to install from.
  */
 export function installArgs(wheel: string | undefined): string[] | undefined {
-  return wheel ? ['-m', 'pip', 'install', '--upgrade', wheel] : undefined;
+  return wheel ? ['-I', '-m', 'pip', 'install', '--upgrade', wheel] : undefined;
 }
 
 /** The bundled wheel among the names in the extension's dist/python folder, if any. */
