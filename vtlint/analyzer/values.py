@@ -63,6 +63,8 @@ class Value:
     origin: tuple[str, int] | None = None  # (display path, line) where a literal was written
     bound_self: Value | None = None  # a method bound to its instance
     owner: str | None = None  # an instance attribute: its object's class (who may assign it)
+    # the expression that read it from outside (`k`, `opts.gain`): where its guard is reported
+    read_at: Any = field(default=None, compare=False, repr=False)
 
     def with_(self, **changes: Any) -> Value:
         return replace(self, **changes)

@@ -211,13 +211,20 @@ class Walker:
 
     def use(self, value: Value, act: Act, node: cst.CSTNode) -> None:
         """Dynamo realizes a lazily wrapped value: the guard on its Source is installed here."""
-        self._install(self.builder.realize(value), act, node)
+        self._install(self.builder.realize(value), act, self._read_site(value, act, node))
 
     def length_check(self, value: Value, act: Act, node: cst.CSTNode) -> None:
-        self._install(self.builder.length(value), act, node)
+        self._install(self.builder.length(value), act, self._read_site(value, act, node))
 
     def key_order(self, value: Value, act: Act, node: cst.CSTNode) -> None:
-        self._install(self.builder.key_order(value), act, node)
+        self._install(self.builder.key_order(value), act, self._read_site(value, act, node))
+
+    @staticmethod
+    def _read_site(value: Value, act: Act, node: cst.CSTNode) -> cst.CSTNode:
+        """The expression that read the value (`k` in `z * k - w[1]`), when it is in this frame's
+        module; else the operation that uses it."""
+        read = value.read_at
+        return read if read is not None and act.parsed.positions.get(read) is not None else node
 
     def _install(self, guard: Guard | None, act: Act, node: cst.CSTNode) -> None:
         if guard is None or self.eager or guard.key in self.frame.guarded:
@@ -606,7 +613,10 @@ class Walker:
                 if isinstance(child, cst.BaseExpression):
                     self.expr(child, act)
             return V.unknown()
-        return handler(node, act)
+        value = handler(node, act)
+        if value.source is not None and isinstance(node, _READS) and not self.eager:
+            return value.with_(read_at=node)
+        return value
 
     def e_Integer(self, node: cst.Integer, act: Act) -> Value:
         return V.const(int(node.value.replace("_", ""), 0))
@@ -1638,6 +1648,7 @@ def is_tensor_only_attribute(name: str, settings: DynamoSettings) -> bool:
 
 
 _MUTABLE = (V.OBJECT, V.NN_MODULE, V.LIST, V.DICT)
+_READS = (cst.Name, cst.Attribute, cst.Subscript)  # expressions that read a value from outside
 # Tensor methods that break the graph and hand the resume function a Python number.
 _SCALAR_READS = {"item": "float"}
 # Higher-order ops whose function arguments Dynamo traces as subgraphs.
