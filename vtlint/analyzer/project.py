@@ -450,7 +450,14 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
         spec.outer_calls = [site for callee, sites in facts[spec.display].calls.items()
                             if callee == outer or callee.startswith(f"{outer}(") for site in sites]
     walker = Walker(project, settings, entry, fn.name.value, ENTRY_BUDGET_S)
-    env = entry_env(walker, parsed, spec, fn, calls)
+    try:
+        env = entry_env(walker, parsed, spec, fn, calls)
+    except TooComplex as exc:  # building the frame's arguments ran out of the entry's time
+        prediction.cut_short |= exc.timed_out
+        prediction.notifications.append(Notification(
+            "limit", f"{entry}: too complex to predict within the analyzer's budget (building its arguments)",
+            Level.WARNING, Location(spec.display, parsed.line(fn))))
+        return
     cls = f"{parsed.summary.module}.{spec.qualname.rpartition('.')[0]}" if "." in spec.qualname else None
     events = _walk_frame(walker, Act(parsed, spec.qualname, env, cls=cls), fn, entry, prediction)
     _scan_walked(project, events, facts)

@@ -39,6 +39,7 @@ MAX_ACTIVE = 28  # calls active at once, constructions included
 MODULE_FRAME = "<module>"  # the qualname of a script's top level, walked eagerly by the driver
 MAX_UNROLL = 64  # loop iterations walked one by one
 MAX_STEPS = 50_000  # statements per entry before "too complex"
+MAX_EAGER_STEPS = 50_000  # statements of eager code (constructions, scripts) per walk
 
 _BINOPS = {
     cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul,
@@ -90,6 +91,10 @@ class _FrameSkipped(Exception):
     """A break inside a loop: Dynamo gives up on the whole frame."""
 
 
+class _EagerTooLong(Exception):
+    """Eager code (an object's construction, a script) went past its own step budget."""
+
+
 class _Raised(Exception):
     """A `raise` inside a `try` that handles it: Dynamo traces the jump to the handler."""
 
@@ -98,7 +103,7 @@ class _Raised(Exception):
 
 
 # Every way a walk of some code can end early; eager code (an `__init__`, a script) stops there.
-WalkAborted = (_Return, _LoopBreak, _LoopContinue, _InlinedBreak, _FrameSkipped, _Raised, TooComplex)
+WalkAborted = (_Return, _LoopBreak, _LoopContinue, _InlinedBreak, _FrameSkipped, _Raised, _EagerTooLong, TooComplex)
 
 
 @dataclass
@@ -167,6 +172,7 @@ class Walker:
         # Python running outside Dynamo (an `__init__` of an object built before tracing, the
         # script that calls the compiled function): no guard, break, graph op or event
         self.eager = 0
+        self.eager_steps = 0
         self.compiled: set[tuple[str, str]] = set()  # (display, qualname) of the compiled entries
         self.recorded: list[tuple[tuple[str, str], Site]] = []  # their calls, when eager code makes them
         self.global_objects: dict[str, Value] = {}  # module globals holding objects ("display:name")
@@ -275,10 +281,17 @@ class Walker:
                 act.env[local] = value.with_(source=LocalSource(local), value=V.MISSING, confidence="medium")
 
     def tick(self) -> None:
-        self.steps += 1
-        if self.steps > MAX_STEPS:
-            raise TooComplex(timed_out=False)
-        if self.steps % 256 == 0 and time.monotonic() > self.deadline:
+        if self.eager:
+            # building objects has a step budget of its own: a large model's __init__ chain
+            # ends early (its attributes partly known) without starving the traced frame's walk
+            self.eager_steps += 1
+            if self.eager_steps > MAX_EAGER_STEPS:
+                raise _EagerTooLong
+        else:
+            self.steps += 1
+            if self.steps > MAX_STEPS:
+                raise TooComplex(timed_out=False)
+        if (self.steps + self.eager_steps) % 256 == 0 and time.monotonic() > self.deadline:
             raise TooComplex(timed_out=True)
 
     # entry ---------------------------------------------------------------------
