@@ -225,3 +225,21 @@ def test_module_entry_point() -> None:
     done = subprocess.run([sys.executable, "-m", "vtlint", "--version"], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and done.stdout.startswith("vtlint ")
     assert "torch" not in SourceFile.__module__
+
+
+_MODULE_WITH_DEFAULT = "import torch\n\nclass D(torch.nn.Module):\n    def forward(self, x, n=3):\n        return x * n\n"
+
+
+def test_entry_path_is_read_from_the_current_folder(run_cli, project) -> None:
+    root = project({"pyproject.toml": "[tool.vtlint]\n", "sub/model.py": _MODULE_WITH_DEFAULT})
+    result = run_cli("check", ".", "--entry", "model.py:D.forward", "--format", "json", cwd=root / "sub")
+    report = json.loads(result.output)
+    assert [f["source"] for f in report["findings"]] == ["L['n']"]
+
+
+def test_an_entry_that_matches_nothing_is_an_error_not_an_all_clear(run_cli, project) -> None:
+    root = project({"pyproject.toml": "[tool.vtlint]\n", "sub/model.py": _MODULE_WITH_DEFAULT})
+    result = run_cli("check", ".", "--entry", "model.py:E.forward", cwd=root / "sub")
+    assert result.exit_code == 2
+    assert "--entry sub/model.py:E.forward: no such function in the project" in result.output
+    assert "All checks passed" not in result.output

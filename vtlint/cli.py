@@ -19,6 +19,7 @@ import click
 from rich.console import Console
 
 from vtlint import __version__
+from vtlint.analyzer.project import UNMATCHED_ENTRY
 from vtlint.check import CheckResult, RuntimeInput, exit_code, run_check, why_empty
 from vtlint.config import Config, ConfigError, load_config
 from vtlint.findings import Level
@@ -122,6 +123,18 @@ def _console(color: str, stream: Any) -> Console:
     return Console(file=stream, force_terminal=force, no_color=no_color, highlight=False, soft_wrap=True)
 
 
+def _entry_from_here(target: str, root: Path) -> str:
+    """`--entry sub/model.py:D.forward` names a file as the checked paths do: from the current
+    folder. The analyzer names files from the project root."""
+    where, sep, qual = target.rpartition(":")
+    if not sep or not where.endswith((".py", ".pyi")) or not Path(where).is_file():
+        return target
+    try:
+        return f"{Path(where).resolve().relative_to(root.resolve()).as_posix()}:{qual}"
+    except ValueError:
+        return target
+
+
 def _apply_overrides(config: Config, **opts: Any) -> Config:
     changes: dict[str, Any] = {}
     if opts["select"]:
@@ -131,7 +144,7 @@ def _apply_overrides(config: Config, **opts: Any) -> Config:
     if opts["ignore"]:
         changes["ignore"] = (*config.ignore, *_split_codes(opts["ignore"]))
     if opts["entry"]:
-        changes["entry_points"] = (*config.entry_points, *opts["entry"])
+        changes["entry_points"] = (*config.entry_points, *(_entry_from_here(e, config.root) for e in opts["entry"]))
     if opts["assume_compiled"]:
         changes["assume_compiled"] = (*config.assume_compiled, *opts["assume_compiled"])
     if opts["fail_level"]:
@@ -287,8 +300,9 @@ def _check(paths: list[Path], fmt: str, output: Path | None, config_file: Path |
                 write_atomic(output, text, _inputs(result, config, opts))
             except OSError as exc:
                 raise UsageFault(f"cannot write {output}: {exc.strerror}") from None
-    if result.missing or (empty and not opts["allow_empty"]):
-        return EXIT_ERROR
+    unmatched = any(note.kind == UNMATCHED_ENTRY for note in result.notifications)
+    if result.missing or unmatched or (empty and not opts["allow_empty"]):
+        return EXIT_ERROR  # never an all-clear for a run that did not analyze what it was asked to
     return EXIT_OK if exit_zero else exit_code(result, config.fail_level)
 
 

@@ -220,7 +220,7 @@ class Notification:
     """Something about the run itself: a file that could not be read, a harness
     that crashed, a limit that was hit. Never lost, never a traceback."""
 
-    kind: str  # parse-error | io-error | config | runtime-fault | limit | internal
+    kind: str  # parse-error | io-error | config | unmatched-entry | runtime-fault | limit | internal
     message: str
     level: Level = Level.WARNING
     location: Location | None = None

@@ -326,6 +326,7 @@ def _drive(project: Project, config: Config, specs: list[EntrySpec], call_sites:
 
 
 _UNRESOLVED = "torch.compile of a value the static pass cannot resolve"
+UNMATCHED_ENTRY = "unmatched-entry"  # an --entry / entry-points target naming nothing: the run is an error
 
 
 def _discovered_specs(project: Project, driven: EagerRun, specs: list[EntrySpec],
@@ -381,7 +382,9 @@ def _configured_entries(project: Project, config: Config, prediction: Prediction
         where, _, qual = target.rpartition(":")
         summary = _module_for_target(project, config, where)
         if summary is None or (qual not in summary.functions):
-            prediction.notifications.append(Notification("config", f"--entry {target}: no such function in the project"))
+            prediction.notifications.append(Notification(
+                UNMATCHED_ENTRY, f"--entry {target}: no such function in the project (a file path names it from "
+                "the current folder, a dotted name from the project root)", Level.ERROR))
             continue
         parsed = project.parsed(summary.display)
         if parsed is None:

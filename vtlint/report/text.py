@@ -137,6 +137,8 @@ def summary(result: CheckResult, show_notes: bool) -> Text:
         text = Text("No Python files analyzed.", style="yellow")
     elif not findings and result.missing:  # an error above: never an all-clear after it
         text = Text(f"No findings {where}; {_plural(len(result.missing), 'given path')} not found.", style="yellow")
+    elif not findings and any(n.level is Level.ERROR for n in result.notifications):
+        text = Text(f"No findings {where}, but the run has errors (above).", style="yellow")
     elif not findings:
         text = Text(f"All checks passed {where}.", style="green")
     else:
