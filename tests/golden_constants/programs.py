@@ -1070,4 +1070,21 @@ PROGRAMS: dict[str, str] = {
         def run():
             torch.compile(M())(torch.ones(3))
     """,
+    "match_statement": """
+        import torch
+
+        @torch.compile
+        def f(x, mode, k):
+            match mode:
+                case "double":
+                    return x * 2 * k
+                case "half":
+                    return x / 2
+                case _:
+                    return x
+
+        def run():
+            f(torch.ones(3), "double", 3)
+            f(torch.ones(3), "half", 3)
+    """,
 }

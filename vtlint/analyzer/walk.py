@@ -392,6 +392,8 @@ class Walker:
             self.with_stmt(stmt, act)
         elif isinstance(stmt, cst.Try):
             self.try_stmt(stmt, act)
+        elif isinstance(stmt, cst.Match):
+            self.match_stmt(stmt, act)
         elif isinstance(stmt, cst.FunctionDef) and act.qualname == MODULE_FRAME:
             act.env[stmt.name.value] = self.global_value(act.parsed.summary, stmt.name.value)
         elif isinstance(stmt, cst.FunctionDef):
@@ -449,6 +451,45 @@ class Walker:
         except _Return:
             return True
         return False
+
+    def match_stmt(self, stmt: cst.Match, act: Act) -> None:
+        """`match`: a subject the walk knows picks its case (Dynamo guards the subject and traces
+        that case only); otherwise every case may be traced on some call."""
+        subject = self.expr(stmt.subject, act)
+        for case in stmt.cases:
+            verdict = self._case_matches(case, subject, act)
+            if verdict is True:
+                self.block(case.body, act)
+                return
+            if verdict is None:
+                break
+        before = dict(act.env)
+        self.uncertain += 1
+        try:
+            for case in stmt.cases:
+                self._branch(case.body, act)
+        finally:
+            self.uncertain -= 1
+            _forget_branch_constants(act.env, before)
+
+    def _case_matches(self, case: cst.MatchCase, subject: Value, act: Act) -> bool | None:
+        """True or False when the pattern is a literal (or `_`) and the subject a known constant."""
+        pattern = case.pattern
+        if case.guard is not None:
+            return None
+        if isinstance(pattern, cst.MatchAs) and pattern.pattern is None and pattern.name is None:
+            return True  # `case _:`
+        values = [pattern] if isinstance(pattern, cst.MatchValue) else (
+            [p.pattern for p in pattern.patterns] if isinstance(pattern, cst.MatchOr) else None)
+        if values is None or not all(isinstance(v, cst.MatchValue) for v in values):
+            return None
+        if subject.kind != V.CONST or not subject.known:
+            return None
+        self.use(subject, act, case)
+        wanted = [self.expr(v.value, act) for v in values if isinstance(v, cst.MatchValue)]
+        if not all(w.kind == V.CONST and w.known for w in wanted):
+            return None
+        return any(w.value == subject.value for w in wanted)
 
     def try_stmt(self, stmt: cst.Try, act: Act) -> None:
         handlers = len(stmt.handlers) > 0
