@@ -186,16 +186,29 @@ class Project:
         return summary
 
     def function(self, dotted_name: str) -> tuple[ModuleSummary, FunctionSummary] | None:
-        found = self.split(dotted_name)
+        found = self._defining(dotted_name)
         if found and found[1] in found[0].functions:
             return found[0], found[0].functions[found[1]]
         return None
 
     def klass(self, dotted_name: str) -> tuple[ModuleSummary, ClassSummary] | None:
-        found = self.split(dotted_name)
+        found = self._defining(dotted_name)
         if found and found[1] in found[0].classes:
             return found[0], found[0].classes[found[1]]
         return None
+
+    def _defining(self, dotted_name: str, hops: int = 4) -> tuple[ModuleSummary, str] | None:
+        """The module that defines a name, through package re-exports (`from .generic import
+        ExplicitEnum` in `utils/__init__.py` makes `utils.ExplicitEnum` generic's class)."""
+        found = self.split(dotted_name)
+        if found is None or hops == 0:
+            return found
+        summary, rest = found
+        if rest and rest not in summary.classes and rest not in summary.functions and rest in summary.imports:
+            target = summary.imports[rest]
+            if target != dotted_name:
+                return self._defining(target, hops - 1) or found
+        return found
 
     def mro(self, summary: ModuleSummary, cls: ClassSummary, depth: int = 0) -> list[tuple[ModuleSummary, ClassSummary]]:
         """The class and its project-local bases, depth first (enough for attribute lookup)."""
