@@ -157,7 +157,7 @@ def _changed_values(wrap: Event, calls: list[Site], pick: Callable[[Site], Value
         differs = current is not None and _differs(base, current)
         if not (differs or changes_in_loop):
             continue
-        why, remedy, once = _consequence(base, settings, wrap.source or "")
+        why, remedy, once = _consequence(base, settings, wrap.source or "", wrap)
         new = _described(current) if differs and current is not None else "a new value each iteration"
         return [_event(wrap, site, entry, f"called with {new}: {wrap.guard or wrap.source} fails; {why}", remedy,
                        {"changed_value": new, "once": once}, [])]
@@ -172,7 +172,7 @@ def _resumed_value(wrap: Event, calls: list[Site], settings: DynamoSettings, ent
     """A number `.item()` read before a graph break is an input of the resume function
     (`___stack0`): a new value on the next call fails its guard."""
     site = calls[1] if len(calls) > 1 else calls[0]
-    why, remedy, once = _consequence(Value(V.CONST, pytype="float"), settings, wrap.source or "")
+    why, remedy, once = _consequence(Value(V.CONST, pytype="float"), settings, wrap.source or "", wrap)
     return _event(wrap, site, entry,
                   f"calls it again: the Python number `.item()` returned before the graph break is an input of "
                   f"`{wrap.frame}`, guarded by value ({wrap.guard_kind}), and a new value fails it; {why}",
@@ -180,8 +180,18 @@ def _resumed_value(wrap: Event, calls: list[Site], settings: DynamoSettings, ent
                   "torch._dynamo.config.capture_scalar_outputs = True", {"once": once}, [])
 
 
-def _consequence(value: Value, settings: DynamoSettings, source: str) -> tuple[str, str, bool]:
+def _consequence(value: Value, settings: DynamoSettings, source: str,
+                 wrap: Event | None = None) -> tuple[str, str, bool]:
     pytype = value.pytype
+    detail = wrap.detail if wrap is not None else {}
+    if detail.get("nn_module_attribute") and detail.get("static", True):
+        return (f"{source} is an int attribute of an nn.Module, which torch.compile keeps static: every distinct "
+                f"value compiles a new graph, up to recompile_limit ({settings.recompile_limit})",
+                "set torch._dynamo.config.allow_unspec_int_on_nn_module = True, or keep it in a tensor", False)
+    if detail.get("specialized"):
+        return (f"{source} reaches a torch op as a Python scalar argument, which the compiler specializes: every "
+                f"distinct value compiles a new graph, up to recompile_limit ({settings.recompile_limit})",
+                "pass it as a tensor (torch.tensor(lr)) or fold it into tensor arithmetic", False)
     if pytype in ("int", "float") and settings.automatic_dynamic_shapes and settings.dynamic is not False:
         sym = "SymInt" if pytype == "int" else "SymFloat"
         return (f"Dynamo recompiles once, then automatic dynamic turns {source} into a {sym} guarded only by its type",

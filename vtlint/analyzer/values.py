@@ -65,6 +65,8 @@ class Value:
     owner: str | None = None  # an instance attribute: its object's class (who may assign it)
     # the expression that read it from outside (`k`, `opts.gain`): where its guard is reported
     read_at: Any = field(default=None, compare=False, repr=False)
+    # a number computed in the frame (`-lr`): the Sources it was computed from
+    origins: tuple[Source, ...] = field(default=(), compare=False, repr=False)
 
     def with_(self, **changes: Any) -> Value:
         return replace(self, **changes)

@@ -112,6 +112,7 @@ class Frame:
 
     name: str
     guarded: set[tuple[str, Source]] = field(default_factory=set)
+    specialized: set[Source] = field(default_factory=set)  # floats an op took as Python scalars
     graph_ops: int = 0
 
 
@@ -308,6 +309,10 @@ class Walker:
             pass
         # a frame whose trace put no tensor op in its graph compiles no graph (explain counts 0)
         graphs = 0 if skipped else sum(1 for f in self.frames if f.graph_ops)
+        specialized = {(f.name, source.name()) for f in self.frames for source in f.specialized}
+        for event in self.events:
+            if event.action is Action.WRAP and (event.frame, event.source) in specialized:
+                event.detail["specialized"] = True
         return WalkResult(self.events, graphs, self.breaks, skipped, self.notes)
 
     # statements ----------------------------------------------------------------
@@ -750,8 +755,8 @@ class Walker:
             return value
         self.use(value, act, node)
         if value.kind == V.CONST and value.known and isinstance(node.operator, cst.Minus):
-            return _compute(operator.neg, value.value)
-        return Value(V.CONST, pytype=value.pytype) if value.kind == V.CONST else V.unknown()
+            return _compute(operator.neg, value.value).with_(origins=_origins(value))
+        return Value(V.CONST, pytype=value.pytype, origins=_origins(value)) if value.kind == V.CONST else V.unknown()
 
     def e_BooleanOperation(self, node: cst.BooleanOperation, act: Act) -> Value:
         left = self.expr(node.left, act)
@@ -922,9 +927,10 @@ class Walker:
         if left.kind == right.kind == V.CONST:
             self.use(left, act, node)
             self.use(right, act, node)
+            origins = _origins(left, right)
             if left.known and right.known and op is not None:
-                return _weakest(_compute(op, left.value, right.value), left, right)
-            return Value(V.CONST, pytype=_result_type(left.pytype, right.pytype))
+                return _weakest(_compute(op, left.value, right.value), left, right).with_(origins=origins)
+            return Value(V.CONST, pytype=_result_type(left.pytype, right.pytype), origins=origins)
         if op is operator.add and left.kind == right.kind and left.kind in (V.LIST, V.TUPLE):
             self.length_check(left, act, node)
             self.length_check(right, act, node)
@@ -1304,6 +1310,11 @@ class Walker:
                 self.length_check(value, act, node)
         if decision.action == "graph-node":
             self.frame.graph_ops += 1
+            for value in [*args, *kwargs.values()]:
+                if value.kind == V.CONST and value.pytype == "float":
+                    # a float handed to an op as a Python scalar (`alpha=-lr`, F.dropout's `p`): the
+                    # compiler specializes it, so each new value recompiles (measured under Inductor)
+                    self.frame.specialized.update(_origins(value))
             if name.endswith((".size", ".dim", ".numel", "Tensor.size", "Tensor.dim")):
                 return Value(V.CONST, pytype="int")
             return Value(V.TENSOR)
@@ -1747,6 +1758,14 @@ _BUILTIN_NAMES = frozenset({
 
 def _is_dataclass(cls: ClassSummary) -> bool:
     return any(d.split(".")[-1] == "dataclass" for d in cls.decorators)
+
+
+def _origins(*values: Value) -> tuple[Source, ...]:
+    """The Sources a computed number comes from: its own, or its operands'."""
+    found: list[Source] = []
+    for value in values:
+        found += [value.source] if value.source is not None else list(value.origins)
+    return tuple(dict.fromkeys(found))
 
 
 def _dict_of(args: list[Value], kwargs: dict[str, Value]) -> Value:
