@@ -1087,4 +1087,29 @@ PROGRAMS: dict[str, str] = {
             f(torch.ones(3), "double", 3)
             f(torch.ones(3), "half", 3)
     """,
+    "inlined_defaults": """
+        import torch
+
+        def helper(t, k=3, flag=None, *, scale=2.0):
+            if flag is None:
+                return t * k * scale
+            return t
+
+        class Up(torch.nn.Module):
+            def forward(self, x, factor=2, mode="a"):
+                if mode == "a":
+                    return x * factor
+                return x
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.up = Up()
+
+            def forward(self, x):
+                return helper(self.up(x))
+
+        def run():
+            torch.compile(M())(torch.ones(3))
+    """,
 }

@@ -1050,7 +1050,7 @@ class Walker:
         """A global of `summary`'s module as Dynamo wraps it, with its GlobalSource."""
         source = self._global_source(summary, name)
         if name in summary.functions:
-            return Value(V.FUNC, ref=f"{summary.module}.{name}" if summary.module else name)
+            return Value(V.FUNC, ref=f"{summary.module}.{name}" if summary.module else name, source=source)
         if name in summary.classes:
             return Value(V.CLASS, ref=f"{summary.module}.{name}" if summary.module else name, source=source)
         executed = self.module_envs.get(summary.display)
@@ -1215,7 +1215,7 @@ class Walker:
         for mod, klass in self.project.mro(summary, cls):
             if name in klass.methods:
                 ref = f"{mod.module}.{klass.qualname}.{name}" if mod.module else f"{klass.qualname}.{name}"
-                return Value(V.FUNC, ref=ref, bound_self=base)
+                return Value(V.FUNC, ref=ref, bound_self=base, source=attr_source(base.source, name))
             if name in klass.class_attrs:
                 value = self.materialize(klass.class_attrs[name], mod, None, None)
                 if base.source and value.kind in (V.CONST, V.LIST, V.TUPLE, V.DICT):
@@ -1582,7 +1582,7 @@ class Walker:
         if not parsed.summary.module.startswith("torch."):  # torch.nn's own forwards: not the user's news
             self.emit(Action.INLINE, act, node, callee=self._callee_name(parsed, code_name), variable_tracker=V.FUNC,
                       detail={"qualname": qualname})
-        env = self.bind(fn, func.bound_self, args, kwargs, parsed)
+        env = self.bind(fn, func, args, kwargs, parsed, act, node)
         link = Related(self.loc(act, node), f"{'in a loop: ' if act.loops else ''}calls {callee.rpartition(':')[2]}")
         inner = Act(parsed, qualname, env, (*act.chain, link), act.depth + 1, 0, cls, closure)
         self.inlining.append(key)
@@ -1638,7 +1638,8 @@ class Walker:
             if wrapper is None or not params:
                 return None
             qual = f"{qual}.<locals>.{wrapper.name.value}"
-            original = func.with_(bound_self=None, attrs={**func.attrs, "decorators_applied": index + 1})
+            # reached through the wrapper's closure cell: no Source of ours (its defaults are not guarded as ours)
+            original = func.with_(bound_self=None, source=None, attrs={**func.attrs, "decorators_applied": index + 1})
             key = f"local:{id(wrapper)}:{id(fn)}:{index}"
             self.local_funcs[key] = (dparsed, wrapper, {params[0].name.value: original}, None)
             self.wrapper_names[key] = qual
@@ -1661,15 +1662,21 @@ class Walker:
         cls = ref.rpartition(".")[0] if "." in qualname else None
         return parsed, parsed.functions[qualname], {}, cls, qualname
 
-    def bind(self, fn: cst.FunctionDef | cst.Lambda, self_value: Value | None, args: list[Value],
-             kwargs: dict[str, Value], parsed: Parsed) -> dict[str, Value]:
+    def bind(self, fn: cst.FunctionDef | cst.Lambda, func: Value, args: list[Value], kwargs: dict[str, Value],
+             parsed: Parsed, act: Act, node: cst.CSTNode) -> dict[str, Value]:
+        """The callee's locals. A default the call leaves in place is read from the function object
+        (`G['helper'].__defaults__[0]`, `L['self'].up.forward.__kwdefaults__['scale']`), and guarded
+        there when used; the defaults tuple's length is guarded at the call."""
         params = fn.params
         positional = [*params.posonly_params, *params.params]
         env: dict[str, Value] = {}
         queue = list(args)
-        if self_value is not None and positional:
-            env[positional[0].name.value] = self_value
+        if func.bound_self is not None and positional:
+            env[positional[0].name.value] = func.bound_self
             positional = positional[1:]
+        defaults = [p for p in positional if p.default is not None]
+        holder = func.source  # the function object the defaults are read from
+        used_default = False
         for param in positional:
             name = param.name.value
             if queue:
@@ -1677,24 +1684,30 @@ class Walker:
             elif name in kwargs:
                 env[name] = kwargs.pop(name)
             elif param.default is not None:
-                env[name] = self._default(param.default, parsed)
+                source = item_source(attr_source(holder, "__defaults__"), defaults.index(param))
+                env[name] = self._default(param.default, parsed, source)
+                used_default = True
             else:
                 env[name] = V.unknown()
         if isinstance(params.star_arg, cst.Param):
             env[params.star_arg.name.value] = Value(V.TUPLE, items=queue)
         for param in params.kwonly_params:
             name = param.name.value
+            source = item_source(attr_source(holder, "__kwdefaults__"), name)
             env[name] = kwargs.pop(name) if name in kwargs else (
-                self._default(param.default, parsed) if param.default is not None else V.unknown())
+                self._default(param.default, parsed, source) if param.default is not None else V.unknown())
         if params.star_kwarg is not None:
             env[params.star_kwarg.name.value] = Value(V.DICT, keys=list(kwargs), items=list(kwargs.values()))
+        if used_default and holder is not None:
+            tuple_source = AttrSource(holder, "__defaults__")
+            self.length_check(Value(V.TUPLE, source=tuple_source, items=[V.unknown() for _ in defaults]), act, node)
         return env
 
-    def _default(self, node: cst.BaseExpression, parsed: Parsed) -> Value:
-        """A default is a constant of the function object: Dynamo reads it without a guard of its own."""
+    def _default(self, node: cst.BaseExpression, parsed: Parsed, source: Source | None) -> Value:
+        """A default is an attribute of the function object: its Source is there, when the function has one."""
         from vtlint.analyzer.summary import literal
 
-        return self.materialize(literal(node, parsed.summary.imports), parsed.summary, None, None)
+        return self.materialize(literal(node, parsed.summary.imports), parsed.summary, source, None)
 
 
 # Methods lists, dicts and strings share with torch.Tensor: they say nothing about the receiver.
