@@ -352,7 +352,7 @@ def test_installed_files_get_their_import_names() -> None:
     assert module_name("pkg/sub/mod.py") == "pkg.sub.mod"
 
 
-def test_none_default_without_a_call_in_sight_is_not_predicted(predict: Predict) -> None:
+def test_none_default_without_a_call_in_sight_is_a_weak_guess(predict: Predict) -> None:
     source = """
         import torch
 
@@ -375,9 +375,8 @@ def test_none_default_without_a_call_in_sight_is_not_predicted(predict: Predict)
     """
     prediction = predict({"m.py": source})
     wraps = {(e.entry.rpartition(":")[2], e.source): (e.guard, e.confidence) for e in of(prediction, Action.WRAP)}
-    # a caller passing a tensor gets TENSOR_MATCH on L['mask'], not NONE_MATCH (measured): with no
-    # call in sight the walk does not claim either
-    assert ("forward", "L['mask']") not in wraps
+    # a caller passing a tensor gets TENSOR_MATCH on L['mask'], not NONE_MATCH (measured): a guess
+    assert wraps[("forward", "L['mask']")] == ("NONE_MATCH: L['mask'] is None", "low")
     assert wraps[("forward", "L['scale']")] == ("EQUALS_MATCH: L['scale'] == 2", "high")
     assert wraps[("called", "L['mask']")] == ("NONE_MATCH: L['mask'] is None", "high")
     breaks = [e for e in of(prediction, Action.GRAPH_BREAK) if e.entry.endswith(":forward")]
@@ -403,3 +402,24 @@ def test_constants_assigned_on_unknown_paths_are_not_known_after_them(predict: P
     """
     found, graphs = _breaks_and_graphs(predict({"m.py": source}))
     assert found == set() and graphs == 1  # the raise may not run; `and False` never prints
+
+
+def test_a_none_default_first_argument_is_the_input_callers_pass(predict: Predict) -> None:
+    """`forward(self, input_ids=None, attention_mask=None)` compiled with no call in sight: callers
+    always pass the first argument (a tensor: TENSOR_MATCH, never `L['input_ids'] is None`); the
+    others keep the `None` default as a low-confidence guess."""
+    source = """
+        import torch
+
+        class Model(torch.nn.Module):
+            def forward(self, input_ids=None, attention_mask=None):
+                if attention_mask is None:
+                    return input_ids * 2
+                return input_ids * attention_mask
+
+        torch.compile(Model())
+    """
+    prediction = predict({"m.py": source})
+    wraps = {e.source: (e.guard_kind, e.confidence) for e in of(prediction, Action.WRAP)}
+    assert "L['input_ids']" not in wraps
+    assert wraps["L['attention_mask']"] == ("NONE_MATCH", "low")

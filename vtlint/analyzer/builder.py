@@ -106,8 +106,6 @@ class VariableBuilder:
         detail = self._raw(source)
         name = source.name()
         if pytype == "NoneType":
-            if value.confidence == "low":
-                return None  # a `None` default no call is seen to keep: callers usually pass a tensor there
             kind, text = "NONE_MATCH", f"NONE_MATCH: {name} is None"
         elif pytype == "bool":
             kind = ("TRUE_MATCH" if value.value else "FALSE_MATCH") if value.known else "TRUE_MATCH"

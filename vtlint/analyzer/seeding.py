@@ -51,6 +51,10 @@ def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionD
         seen = _site_value(first, index, name)
         if seen is not None and caller is not None and seen.kind != V.UNKNOWN:
             env[name] = walker.materialize(seen, caller, source, None).with_(confidence="high")
+        elif param.default is not None and index == 0 and first is None and _is_none(param.default):
+            # `forward(self, input_ids=None, ...)` with no call in sight: the first argument is the
+            # one every caller passes (a tensor, TENSOR_MATCH), not the `None` default
+            env[name] = Value(V.TENSOR, source=source, confidence="medium")
         elif param.default is not None:
             default = walker.materialize(literal(param.default, summary.imports), summary, source, None)
             env[name] = default.with_(confidence=_default_confidence(default, seen, first))
@@ -75,6 +79,10 @@ def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionD
     if fn.params.star_kwarg is not None:
         env[fn.params.star_kwarg.name.value] = Value(V.DICT, source=LocalSource(fn.params.star_kwarg.name.value))
     return env
+
+
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
 
 
 def _default_confidence(default: Value, seen: Value | None, first: Site | None) -> str:
