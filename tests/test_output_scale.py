@@ -89,3 +89,14 @@ def test_github_annotations_leave_notes_out_unless_asked(run_cli, two: Path) -> 
     assert "dynamic attribute access" not in plain
     shown = run_cli("check", ".", "--assume-compiled", "forward", "--format", "github", "-v", cwd=two).output
     assert "::notice title=vtlint limit::" in shown and "dynamic attribute access" in shown
+
+
+def test_causes_of_a_break_in_a_loop_and_of_notes() -> None:
+    from vtlint.findings import Finding, Kind, Level, Location, Notification
+    from vtlint.report.groups import break_cause, note_cause
+
+    loop = Finding("VTL207", Kind.GRAPH_BREAK, Level.WARNING, Location("a.py", 1), "Graph break in a loop "
+                   "(GB7000 graph break in loop), caused by GB0170 Data-dependent branching: Dynamo skips", gb_id="GB7000")
+    assert break_cause(loop) == "GB0170 Data-dependent branching in a loop"
+    star = Notification("limit", "m.py:f: `AutoModel` may come from a star-import; its value is unknown", Level.NOTE)
+    assert note_cause(star) == "`…` may come from a star-import"  # one cause, whatever the name

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from vtlint.findings import Finding, Kind, Level, Notification
 
 _BREAK_HEAD = re.compile(r"^Graph break \((.*?)\): ")
+_LOOP_BREAK = re.compile(r"^Graph break in a loop .*?caused by (GB\d{4} [^:]*):")
+_NAMED = re.compile(r"`[^`]*`")
 ORDER = (Kind.RECOMPILE, Kind.GRAPH_BREAK)  # the causes a summary leads with, in this order
 
 
@@ -49,7 +51,10 @@ def by_entry(findings: list[Finding]) -> list[EntryGroup]:
 def break_cause(finding: Finding) -> str:
     """`GB0170 Data-dependent branching`: the registry id and type of a break."""
     head = _BREAK_HEAD.match(finding.message)
-    return head.group(1) if head else (finding.gb_id or finding.code)
+    if head:
+        return head.group(1)
+    loop = _LOOP_BREAK.match(finding.message)
+    return f"{loop.group(1)} in a loop" if loop else (finding.gb_id or finding.code)
 
 
 def recompile_cause(finding: Finding) -> str:
@@ -86,7 +91,7 @@ def is_note(note: Notification) -> bool:
 def note_cause(note: Notification) -> str:
     """`dynamic attribute access` out of "`getattr(...)` at x.py:9: dynamic attribute access, the values ..."."""
     tail = note.message.rsplit(": ", 1)[-1]
-    return tail.split(", ")[0].strip().rstrip(".")
+    return _NAMED.sub("`…`", tail.split(", ")[0].split("; ")[0].strip().rstrip("."))
 
 
 def note_causes(notes: list[Notification]) -> Counter[str]:

@@ -120,7 +120,7 @@ def causes(result: CheckResult, show_notes: bool) -> list[Text]:
         counted = Counter(break_cause(f) for f in findings if f.kind is Kind.GRAPH_BREAK)
         shown = ", ".join(f"{cause} ×{n}" for cause, n in counted.most_common(SHOWN_CAUSES))
         more = f", and {_plural(len(counted) - SHOWN_CAUSES, 'other cause')}" if len(counted) > SHOWN_CAUSES else ""
-        lines.append(Text(f"Graph breaks ({sum(counted.values())} in "
+        lines.append(Text(f"Graph breaks ({sum(counted.values())}, reached from "
                           f"{_plural(len(breaking), 'compiled entry', 'compiled entries')}): ", style="bold")
                      + Text(shown + more))
     return lines
