@@ -27,6 +27,18 @@ def test_shorten_takes_the_whole_prefix(text: str, shown: str) -> None:
     assert shorten(text) == shown
 
 
+def test_every_entry_a_finding_lists_is_shortened() -> None:
+    from vtlint.check import CheckResult
+    from vtlint.findings import Finding, Kind, Level, Location
+    from vtlint.report.shareable import shareable
+
+    entries = ("../env/lib/site-packages/m.py:A.forward", "/opt/env/lib/site-packages/m.py:B.forward")
+    finding = Finding("VTL202", Kind.GRAPH_BREAK, Level.WARNING, Location("../env/lib/site-packages/m.py", 3), "x",
+                      entry=entries[0], entries=entries)
+    [shown] = shareable(CheckResult(findings=[finding])).findings
+    assert shown.entries == ("<site-packages>/m.py:A.forward", "<site-packages>/m.py:B.forward")
+
+
 def _installed(base: Path) -> Path:
     package = base / "lib" / "python3.11" / "site-packages" / "fakelib"
     package.mkdir(parents=True)

@@ -41,7 +41,8 @@ def _entry(entry: str | None) -> str | None:
 
 def _finding(finding: Finding) -> Finding:
     return replace(finding, location=_location(finding.location), message=shorten(finding.message),
-                   related=_related(finding.related), chain=_related(finding.chain), entry=_entry(finding.entry))
+                   related=_related(finding.related), chain=_related(finding.chain), entry=_entry(finding.entry),
+                   entries=tuple(shorten(e) for e in finding.entries))
 
 
 def _entry_info(info: EntryInfo) -> EntryInfo:
