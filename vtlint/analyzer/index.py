@@ -112,6 +112,7 @@ class Project:
                 self.by_module.setdefault(".".join(parts[i:]), summary)
         self._parsed: dict[str, Parsed | None] = {}
         self._library: dict[str, ModuleSummary | None] = {}
+        self._splits: dict[str, tuple[ModuleSummary, str] | None] = {}
         self.library_displays: set[str] = set()
         self.library_roots = _library_roots()
 
@@ -141,12 +142,17 @@ class Project:
     # dotted-name lookup ------------------------------------------------------
     def split(self, dotted_name: str) -> tuple[ModuleSummary, str] | None:
         """`examples.seed.Config.scale` -> (summary of examples/seed.py, "Config.scale")."""
+        if dotted_name in self._splits:
+            return self._splits[dotted_name]
+        found = None
         parts = dotted_name.split(".")
         for cut in range(len(parts), 0, -1):
             summary = self.by_module.get(".".join(parts[:cut])) or self._library_module(parts[:cut])
             if summary is not None:
-                return summary, ".".join(parts[cut:])
-        return None
+                found = summary, ".".join(parts[cut:])
+                break
+        self._splits[dotted_name] = found  # asked for again and again by every walk and guard
+        return found
 
     def library_module(self, name: str) -> ModuleSummary | None:
         return self._library_module(name.split("."))
