@@ -50,6 +50,7 @@ CASES: list[Case] = [
     Case("py2_exec", b'exec "code"\n', "VTL001", 1, ""),
     Case("py2_backticks", b"x = 1\ny = `x`\n", "VTL001", 2, ""),
     Case("nul_byte", b"x = 1\x00\n", "VTL001", 1, "null bytes"),
+    Case("nul_byte_on_a_later_line", b"x = 1\ny = 2  \x00\n", "VTL001", 2, "null bytes"),
     Case("invalid_utf8", b'x = 1\ny = 2\nz = "\xff"\n', "VTL002", 3, "not valid utf-8"),
     Case("unknown_codec", b"# -*- coding: nosuchcodec -*-\nx = 1\n", "VTL002", 1, "unknown encoding"),
     Case("utf16_bom", codecs.BOM_UTF16_LE + "x = 1\n".encode("utf-16-le"), "VTL002", 1, "byte-order mark"),

@@ -80,6 +80,11 @@ _AST_RECURSION_LIMIT = 1000
 def _python_rejects(text: str, display: str) -> FileProblem | ast.Module | None:
     """Python's verdict first: cheap next to LibCST, and it keeps pathological
     nesting away from LibCST's native parser. Its tree when the file is valid."""
+    if "\0" in text:  # Python refuses a NUL byte anywhere, without saying where: say where it is
+        before = text[:text.index("\0")]
+        line, column = before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
+        return FileProblem(Kind.SYNTAX_ERROR, Location(display, line, column),
+                           "SyntaxError: source code cannot contain null bytes")
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(_AST_RECURSION_LIMIT)
     try:
