@@ -77,15 +77,21 @@ class ImportedModuleSource(Source):
 
 
 @dataclass(frozen=True)
-class AttrSource(Source):
-    """`base.member`."""
+class ChainedSource(Source):
+    """A Source reached from another one (Dynamo's ChainedSource)."""
 
     parent: Source
-    member: str
 
     @property
     def base(self) -> Source:
         return self.parent
+
+
+@dataclass(frozen=True)
+class AttrSource(ChainedSource):
+    """`base.member`."""
+
+    member: str
 
     def name(self) -> str:
         return f"{self.parent.name()}.{self.member}"
@@ -95,15 +101,10 @@ class AttrSource(Source):
 
 
 @dataclass(frozen=True)
-class GetItemSource(Source):
+class GetItemSource(ChainedSource):
     """`base[index]`: a list, tuple or dict element."""
 
-    parent: Source
     index: Any
-
-    @property
-    def base(self) -> Source:
-        return self.parent
 
     def name(self) -> str:
         return f"{self.parent.name()}[{self.index!r}]"
@@ -113,37 +114,26 @@ class GetItemSource(Source):
 
 
 @dataclass(frozen=True)
-class NNModuleSource(Source):
+class NNModuleSource(ChainedSource):
     """An nn.Module, wherever it came from: what is read through it is an nn.Module
     attribute (int attributes stay static; tuples of literals are CONSTANT_MATCHed)."""
 
-    inner: Source
-
-    @property
-    def base(self) -> Source:
-        return self.inner
-
     def name(self) -> str:
-        return self.inner.name()
+        return self.parent.name()
 
     def raw_name(self) -> str:
-        return self.inner.raw_name()
+        return self.parent.raw_name()
 
     def is_nn_module(self) -> bool:
         return True
 
 
 @dataclass(frozen=True)
-class ModuleChildSource(Source):
+class ModuleChildSource(ChainedSource):
     """A submodule in its parent's `_modules`: `.lin` for a name, `._modules['0']` for a
     ModuleList/Sequential index (the spelling torch's guards keep after normalisation)."""
 
-    parent: Source
     key: str
-
-    @property
-    def base(self) -> Source:
-        return self.parent
 
     def is_nn_module(self) -> bool:
         return True
@@ -158,16 +148,11 @@ class ModuleChildSource(Source):
 
 
 @dataclass(frozen=True)
-class TypeAttrSource(Source):
+class TypeAttrSource(ChainedSource):
     """A class attribute read through an instance: Dynamo reads it from the type's
     `__dict__`, and so spells it `dict(type(L['cfg']).__dict__)['scale']`."""
 
-    parent: Source
     member: str
-
-    @property
-    def base(self) -> Source:
-        return self.parent
 
     def name(self) -> str:
         return f"{self.parent.name()}.{self.member}"
@@ -177,14 +162,8 @@ class TypeAttrSource(Source):
 
 
 @dataclass(frozen=True)
-class DictKeysSource(Source):
+class DictKeysSource(ChainedSource):
     """The first key of a dict iterated in the frame: `list(dict.keys(L['d']))[0]`."""
-
-    parent: Source
-
-    @property
-    def base(self) -> Source:
-        return self.parent
 
     def name(self) -> str:
         return self.parent.name()
