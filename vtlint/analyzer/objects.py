@@ -106,7 +106,7 @@ def children(container: Value) -> list[Value] | None:
     if container.items is None:
         return None
     keys = container.keys if container.keys is not None else [str(i) for i in range(len(container.items))]
-    return [child(container, str(k), item) for k, item in zip(keys, container.items)]
+    return [child(container, str(k), item) for k, item in zip(keys, container.items, strict=True)]
 
 
 def child(container: Value, key: str, item: Value) -> Value:

@@ -195,8 +195,8 @@ def _consequence(value: Value, settings: DynamoSettings, source: str,
     if pytype in ("int", "float") and settings.automatic_dynamic_shapes and settings.dynamic is not False:
         sym = "SymInt" if pytype == "int" else "SymFloat"
         return (f"Dynamo recompiles once, then automatic dynamic turns {source} into a {sym} guarded only by its type",
-                f"pass it as a tensor, compile with dynamic=True, or mark it dynamic (torch._dynamo.mark_dynamic "
-                f"for tensor sizes) so the first graph is already general", True)
+                "pass it as a tensor, compile with dynamic=True, or mark it dynamic (torch._dynamo.mark_dynamic "
+                "for tensor sizes) so the first graph is already general", True)
     return (f"every distinct value compiles a new graph, up to recompile_limit ({settings.recompile_limit}), "
             "then Dynamo runs the frame eagerly",
             "branch on it outside the compiled function, or pass a tensor", False)
