@@ -229,3 +229,14 @@ def test_a_file_turned_into_a_fifo_after_discovery_is_unreadable_not_a_hang(tmp_
     os.mkfifo(tmp_path / "late.py")
     with pytest.raises(SourceError, match="not a regular file \\(a FIFO\\)"):
         read_source(SourceFile(tmp_path / "late.py", "late.py"))
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="PEP 695 syntax is valid from Python 3.12")
+def test_syntax_newer_than_the_running_python_is_a_syntax_error(run_cli, tmp_path: Path) -> None:
+    """LibCST parses `type Pair = ...` (3.12), but the Python that runs this code cannot: VTL001."""
+    root = _tree(tmp_path, {"good.py": GOOD, "newer.py": b"x = 1\ntype Pair = tuple[int, int]\n"})
+    report = _report(run_cli("check", ".", "--no-cache", "--format", "json", cwd=root))
+    _good_survives(report)
+    (finding,) = [f for f in report["findings"] if f["path"] == "newer.py"]
+    assert (finding["code"], finding["line"]) == ("VTL001", 2)
+    assert f"(Python {sys.version_info[0]}.{sys.version_info[1]})" in finding["message"]

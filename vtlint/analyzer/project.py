@@ -77,7 +77,7 @@ _NESTING_ERRORS = ("too many nested parentheses", "too many levels of indentatio
 _AST_RECURSION_LIMIT = 1000
 
 
-def _python_rejects(text: str, display: str) -> FileProblem | ast.Module | None:
+def _python_rejects(text: str, display: str) -> FileProblem | ast.Module | SyntaxError:
     """Python's verdict first: cheap next to LibCST, and it keeps pathological
     nesting away from LibCST's native parser. Its tree when the file is valid."""
     if "\0" in text:  # Python refuses a NUL byte anywhere, without saying where: say where it is
@@ -93,7 +93,7 @@ def _python_rejects(text: str, display: str) -> FileProblem | ast.Module | None:
         if any(reason in str(err.msg) for reason in _NESTING_ERRORS):
             return FileProblem(Kind.SYNTAX_ERROR, Location(display, err.lineno or 1, err.offset or 1),
                                f"SyntaxError: {err.msg}")
-        return None  # LibCST reports it below, with Python's message
+        return err  # LibCST reports it below, with Python's message (or, if LibCST accepts it, Python's verdict)
     except (RecursionError, MemoryError, ValueError) as err:
         return FileProblem(Kind.SYNTAX_ERROR, Location(display, 1, 1), f"too complex to parse: {err!r}")
     finally:
@@ -144,6 +144,8 @@ def _summarize_within(display: str, text: str, chunks: ChunkCache | None,
     tree = _python_rejects(text, display)
     if isinstance(tree, FileProblem):
         return (None, tree, None, None), None
+    rejected = tree if isinstance(tree, SyntaxError) else None
+    tree = None if rejected else tree
     # judged on Python's tree: positions and the entry scan (each costs more than the parse)
     # only for modules that really compile something or configure Dynamo
     worth = tree is None or worth_scanning(tree)
@@ -162,6 +164,11 @@ def _summarize_within(display: str, text: str, chunks: ChunkCache | None,
     except RecursionError:
         return (None, FileProblem(Kind.SYNTAX_ERROR, Location(display, 1, 1),
                                   "too complex: nesting deeper than the parser's recursion limit"), None, None), None
+    if rejected is not None:  # LibCST knows newer syntax (`type X = ...`) than the Python that runs this code
+        version = ".".join(map(str, sys.version_info[:2]))
+        where = Location(display, rejected.lineno or 1, rejected.offset or 1)
+        return (None, FileProblem(Kind.SYNTAX_ERROR, where, f"SyntaxError: {rejected.msg} (Python {version})"),
+                None, None), None
     try:
         summary = summarize(module, display, text)
         if not summary.has_hints or not worth:
