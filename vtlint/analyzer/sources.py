@@ -178,7 +178,3 @@ def attr_source(base: Source | None, member: str) -> Source | None:
 
 def item_source(base: Source | None, index: Any) -> Source | None:
     return GetItemSource(base, index) if base is not None else None
-
-
-def child_source(base: Source | None, key: str) -> Source | None:
-    return ModuleChildSource(base, key) if base is not None else None

@@ -1828,10 +1828,6 @@ def _resource(value: Value, source: Source | None) -> Value:
     return value.with_(source=source) if source else value
 
 
-def _repr(value: Value) -> str | None:
-    return repr(value.value) if value.known else None
-
-
 def _target_names(node: cst.BaseExpression) -> list[str]:
     if isinstance(node, cst.Name):
         return [node.value]
