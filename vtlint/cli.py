@@ -262,7 +262,7 @@ def _check(paths: list[Path], fmt: str, output: Path | None, config_file: Path |
     err = _console(color, sys.stderr)
     advance, stop = _progress(sys.stderr.isatty() and not quiet and fmt == "text" and output is None)
     try:
-        runtime = _runtime(config, opts, sys.stderr.isatty() and not quiet)
+        runtime = _runtime(config, opts, sys.stderr.isatty() and not quiet, paths)
         result = _run(paths, config, shard, jobs=jobs or os.cpu_count() or 1, use_cache=not no_cache, progress=advance,
                       runtime=runtime)
     except UsageFault:
@@ -330,7 +330,7 @@ def _parse_shard(text: str | None) -> Shard | None:
         raise UsageFault(f"--shard: {exc}") from None
 
 
-def _runtime(config: Config, opts: dict[str, Any], show_progress: bool) -> RuntimeInput | None:
+def _runtime(config: Config, opts: dict[str, Any], show_progress: bool, paths: list[Path]) -> RuntimeInput | None:
     """The runtime step, only when asked for (it runs the user's code)."""
     if not (opts["runtime"] or opts["runtime_command"] or opts["runtime_facts"] or opts["probe"]):
         return None
@@ -339,7 +339,7 @@ def _runtime(config: Config, opts: dict[str, Any], show_progress: bool) -> Runti
     try:
         request = request_from(config, runtime=opts["runtime"], command=opts["runtime_command"],
                                timeout=opts["runtime_timeout"], facts_file=opts["runtime_facts"], probe=opts["probe"])
-        return runtime_input(request, config, show_progress=show_progress)
+        return runtime_input(request, config, show_progress=show_progress, paths=paths)
     except RuntimeUsageError as exc:
         raise UsageFault(str(exc)) from None
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -73,7 +73,7 @@ def live_progress(command: str, enabled: bool) -> Iterator[Callable[[float], Non
 
 
 def collect(request: RuntimeRequest, config: Config, *, show_progress: bool,
-            probe_plan: list[dict[str, object]] | None = None) -> RuntimeFacts:
+            probe_plan: list[dict[str, object]] | None = None, outside: Sequence[Path] = ()) -> RuntimeFacts:
     if request.facts_file is not None:
         try:
             return RuntimeFacts.load(request.facts_file).rebased(config.root)
@@ -84,7 +84,7 @@ def collect(request: RuntimeRequest, config: Config, *, show_progress: bool,
         print(where, file=sys.stderr)
     with live_progress(request.command, show_progress) as progress:
         return run_step(request.command, config.root, timeout=request.timeout, probe=request.probe,
-                        progress=progress, probe_plan=probe_plan)
+                        progress=progress, probe_plan=probe_plan, outside=outside)
 
 
 def _shown(path: Path) -> str:
@@ -105,11 +105,23 @@ def where_it_runs(request: RuntimeRequest, root: Path) -> str | None:
     return f"vtlint: running `{request.command}` in the project root {_shown(root)}"
 
 
-def runtime_input(request: RuntimeRequest | None, config: Config, *, show_progress: bool) -> RuntimeInput | None:
+def runtime_input(request: RuntimeRequest | None, config: Config, *, show_progress: bool,
+                  paths: Sequence[Path] = ()) -> RuntimeInput | None:
+    """The runtime step's facts; `paths` are the checked paths, those outside the project
+    root (an installed package's file named on the command line) count as project code."""
     if request is None:
         return None
     plan = probe_plan_for(config) if request.probe else None
-    return collect(request, config, show_progress=show_progress, probe_plan=plan).to_input()
+    outside = [p for p in paths if not _under(p, config.root)]
+    return collect(request, config, show_progress=show_progress, probe_plan=plan, outside=outside).to_input()
+
+
+def _under(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root.resolve())
+    except ValueError:
+        return False
+    return True
 
 
 def probe_plan_for(config: Config) -> list[dict[str, object]]:

@@ -195,8 +195,11 @@ class ProjectFiles:
     """Absolute file names of the trace -> display paths under the project root,
     and code objects -> qualified names (by parsing, never importing)."""
 
-    def __init__(self, root: Path, known: Iterable[str] = ()) -> None:
+    def __init__(self, root: Path, known: Iterable[str] = (), outside: Iterable[Path] = ()) -> None:
         self.root = root.resolve()
+        # paths checked explicitly although outside the root (an installed package's file):
+        # project code too, named as the static pass names them (relative to the root, `../`)
+        self.outside = tuple(Path(os.path.normpath(p.resolve())) for p in outside)
         self._defs: dict[str, list[FunctionDef]] = {}
         self.known = sorted({str(Path(k)) for k in known if self.display(k)})
 
@@ -205,10 +208,13 @@ class ProjectFiles:
         if not filename or filename.startswith("<"):
             return None
         path = Path(filename)
-        if _INSTALLED.intersection(path.parts):
-            return None
         if not path.is_absolute():
             path = self.root / path
+        normal = Path(os.path.normpath(path))
+        if any(normal == given or given in normal.parents for given in self.outside):
+            return PurePosixPath(Path(os.path.relpath(normal, self.root))).as_posix()
+        if _INSTALLED.intersection(path.parts):
+            return None
         try:
             rel = Path(os.path.normpath(path)).relative_to(self.root)
         except ValueError:
@@ -450,22 +456,38 @@ class _Converter:
     def wrapper_links(self, calls: Iterable[InlineCall]) -> dict[tuple[str | None, str | None, int | None], WrapperLink]:
         """Compiled code that only passes its `*args`/`**kwargs` on to a project function:
         a decorator's closure, or any such code outside the project (an installed
-        package's decorator). The inlined call from the wrapper's own frame names it."""
-        links: dict[tuple[str | None, str | None, int | None], WrapperLink] = {}
+        package's decorator), possibly through more such wrappers (transformers'
+        `can_return_tuple` wrapper -> `deprecate_kwarg`'s `wrapped_func` -> `forward`).
+        The first project function the chain inlines names it."""
+        by_root: dict[tuple[str | None, str | None, int | None], list[InlineCall]] = {}
         for call in calls:
-            key = (call.root_file, call.root_name, call.root_firstlineno)
-            if key in links or (call.caller_file, call.caller_function) != (call.root_file, call.root_name):
-                continue
-            wrapper = self.files.code(call.root_file or "", call.root_name, call.root_firstlineno)
+            by_root.setdefault((call.root_file, call.root_name, call.root_firstlineno), []).append(call)
+        links: dict[tuple[str | None, str | None, int | None], WrapperLink] = {}
+        for key, made in by_root.items():
+            root_file, root_name, root_line = key
+            wrapper = self.files.code(root_file or "", root_name, root_line)
             if wrapper is None or not (wrapper.varargs or wrapper.varkw):
                 continue
-            if self.files.display(call.root_file) and "<locals>" not in wrapper.qualname:
+            if self.files.display(root_file) and "<locals>" not in wrapper.qualname:
                 continue  # a project function of its own, not a decorator's wrapper
-            callee_display = self.files.display(call.callee_file)
-            callee = self.files.code(call.callee_file, call.callee_name, call.callee_firstlineno)
-            if callee_display and callee:
-                links[key] = WrapperLink(f"{callee_display}:{callee.qualname}", wrapper, callee)
+            link = self._first_project_callee(made, (root_file, root_name), wrapper)
+            if link is not None:
+                links[key] = link
         return links
+
+    def _first_project_callee(self, made: list[InlineCall], root: tuple[str | None, str | None],
+                              wrapper: FunctionDef) -> WrapperLink | None:
+        passing = {root}  # the frames that only pass their arguments on
+        for call in made:
+            if (call.caller_file, call.caller_function) not in passing:
+                continue
+            callee = self.files.code(call.callee_file, call.callee_name, call.callee_firstlineno)
+            callee_display = self.files.display(call.callee_file)
+            if callee_display and callee:
+                return WrapperLink(f"{callee_display}:{callee.qualname}", wrapper, callee)
+            if callee is not None and (callee.varargs or callee.varkw):
+                passing.add((call.callee_file, call.callee_name))
+        return None
 
     def entry_of(self, compile: Compile) -> tuple[str, str] | None:
         """(entry, code name) of a compile in the project, or None."""
@@ -744,10 +766,11 @@ def _count_recompiles(events: list[Event]) -> list[Event]:
     return [e.with_(detail={**e.detail, "recompiles": caused.get(e.key, 0)}) for e in events]
 
 
-def to_events(facts: TraceFacts, root: Path) -> Observed:
-    """The observed trace of `facts`, with display paths relative to `root`."""
+def to_events(facts: TraceFacts, root: Path, outside: Iterable[Path] = ()) -> Observed:
+    """The observed trace of `facts`, with display paths relative to `root` (and to it, with
+    `../`, for the `outside` paths checked explicitly)."""
     known = set(facts.files()) | {c.caller_file for c in facts.inlines} | {c.callee_file for c in facts.inlines}
-    files = ProjectFiles(root, known)
+    files = ProjectFiles(root, known, outside)
     conv = _Converter(facts, files)
     coverage: dict[str, EntryCoverage] = {}
     wraps, recompiles, breaks, frames = [], [], [], []

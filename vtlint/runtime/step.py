@@ -192,7 +192,8 @@ def redact(text: str, root: Path, scratch: Path) -> str:
     return text
 
 
-def facts_from_trace(trace_dir: Path, root: Path, run: HarnessRun | None = None) -> RuntimeFacts:
+def facts_from_trace(trace_dir: Path, root: Path, run: HarnessRun | None = None,
+                     outside: Sequence[Path] = ()) -> RuntimeFacts:
     """Parse what a run left in `trace_dir`; every problem becomes a notification."""
     notes: list[Notification] = []
     if run is not None and (fault := run.fault()):
@@ -215,7 +216,7 @@ def facts_from_trace(trace_dir: Path, root: Path, run: HarnessRun | None = None)
     if run is not None and run.not_started is None and not parsed.logs:
         notes.append(_fault("the harness wrote no structured trace: it never ran torch.compile "
                             "(or torch was not imported in the processes it started)"))
-    observed = to_events(parsed, root)
+    observed = to_events(parsed, root, outside)
     return RuntimeFacts(
         events=observed.events, coverage=observed.coverage, harness=run.to_dict() if run else {},
         kernels=kernel_summary(parsed), notifications=notes, torch_version=parsed.torch_version, root=str(root),
@@ -231,21 +232,24 @@ def run_step(
     probe: bool = False,
     probe_plan: list[dict[str, Any]] | None = None,
     progress: Callable[[float], None] | None = None,
+    outside: Sequence[Path] = (),
 ) -> RuntimeFacts:
     """Run the harness in `root` under a private trace directory, then collect.
+    `outside`: paths checked explicitly although outside `root` (their code is the project's too).
     With `probe`, the hook changes each baked constant of `probe_plan` (or, with
     no plan, every scalar argument) after the harness is done."""
     with terminate_raises():  # SIGTERM stops the harness's group and removes `scratch` too
         scratch = Path(tempfile.mkdtemp(prefix="vtlint-runtime-"))
         try:
             return _run_in(scratch, command, root, timeout=timeout, probe=probe, probe_plan=probe_plan,
-                           progress=progress)
+                           progress=progress, outside=outside)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _run_in(scratch: Path, command: str | Sequence[str], root: Path, *, timeout: float, probe: bool,
-            probe_plan: list[dict[str, Any]] | None, progress: Callable[[float], None] | None) -> RuntimeFacts:
+            probe_plan: list[dict[str, Any]] | None, progress: Callable[[float], None] | None,
+            outside: Sequence[Path]) -> RuntimeFacts:
     trace_dir = scratch / "trace"
     trace_dir.mkdir()
     extra = {"VTLINT_PROBE": "1"} if probe else {}
@@ -254,7 +258,7 @@ def _run_in(scratch: Path, command: str | Sequence[str], root: Path, *, timeout:
         extra["VTLINT_PROBE_PLAN"] = str(scratch / "probe_plan.json")
     run = run_harness(command, cwd=root, trace_dir=trace_dir, output_file=scratch / "harness.out",
                       timeout=timeout, extra_env=extra, progress=progress)
-    facts = facts_from_trace(trace_dir, root, run)
+    facts = facts_from_trace(trace_dir, root, run, outside)
     if probe:
         from vtlint.runtime.probes import attach_probes, read_probes
 
