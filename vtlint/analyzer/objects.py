@@ -67,7 +67,7 @@ class ObjectModel:
         """The instance `ref(*args, **kwargs)` returns, its `__init__` walked."""
         container = container_kind(ref)
         if container is not None:
-            return self._container(container, ref, args, source)
+            return self._container(container, args, source)
         found = self.resolve_class(ref)
         if found is None:
             return self.walker.construct(ref, source)
@@ -85,8 +85,8 @@ class ObjectModel:
                 self.depth -= 1
         return value
 
-    def _container(self, kind: str, ref: str, args: list[Value], source: Source | None) -> Value:
-        ref = f"{_CONTAINER_MODULE}.{kind}"
+    def _container(self, kind: str, args: list[Value], source: Source | None) -> Value:
+        ref = f"{_CONTAINER_MODULE}.{kind}"  # the defining name, however the user spelled the class
         if kind in MAPPING_CONTAINERS:
             given = args[0] if args else Value(V.DICT, keys=[], items=[])
             keys = given.keys if given.kind == V.DICT else None
