@@ -5,26 +5,65 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import {
   CloseAction,
+  DynamicFeature,
   ErrorAction,
+  ExecuteCommandRequest,
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
   State,
+  StaticFeature,
   TransportKind,
 } from 'vscode-languageclient/node';
 import { CrashPolicy } from './crash';
-import { bundledWheel, chooseInterpreter, installArgs, Interpreter, probeArgs, serverArgs } from './interpreter';
+import {
+  bundledWheel,
+  chooseInterpreter,
+  installArgs,
+  Interpreter,
+  probeArgs,
+  restrictedNote,
+  serverArgs,
+  skippedInterpreters,
+} from './interpreter';
+import { RestartQueue } from './restart';
 import { runtimeAllowed, serverSettings } from './settings';
 
 const CONFIRM = 'vtlint.confirmAtRuntime';
+const STATUS = 'vtlint.serverStatus';
+/** The server's commands (its executeCommandProvider), registered by the extension itself. */
+export const SERVER_COMMANDS = [CONFIRM, STATUS];
 
-let client: LanguageClient | undefined;
+/**
+ * The language client without its own registration of the server's commands: that
+ * feature registers them anew at every start, and a second client alive at the same
+ * moment failed with "command 'vtlint.confirmAtRuntime' already exists". The extension
+ * registers them once per activation instead and sends them to whichever client runs.
+ */
+class VtlintClient extends LanguageClient {
+  registerFeature(feature: StaticFeature | DynamicFeature<unknown>): void {
+    if ((feature as Partial<DynamicFeature<unknown>>).registrationType?.method === ExecuteCommandRequest.method) {
+      return;
+    }
+    super.registerFeature(feature);
+  }
+}
+
 let output: vscode.OutputChannel;
 let status: vscode.StatusBarItem;
 let lastRuntime = 'no runtime run yet';
 let interpreter: Interpreter | undefined;
+let restricted: string | undefined; // what the status tooltip says of Restricted Mode
+let toldRestricted = false; // the Restricted Mode notice is shown once per activation
+let offering = false; // an install offer is on screen
 let extensionPath = '';
+let newest: LanguageClient | undefined; // the client the status bar follows
 const crashes = new CrashPolicy();
+const clients = new RestartQueue<LanguageClient>({
+  start: startClient,
+  stop: stopClient,
+  failed: (error) => output.appendLine(`vtlint: ${error}`),
+});
 
 interface PythonApi {
   environments?: {
@@ -64,7 +103,7 @@ function setStatus(state: 'starting' | 'running' | 'stopped' | 'failed'): void {
     `**vtlint** — server ${state}\n\n` +
       `Interpreter: \`${interpreter?.command ?? '?'}\` (${interpreter?.source ?? '?'})\n\n` +
       `Runtime: ${lastRuntime}` +
-      (vscode.workspace.isTrusted ? '' : '\n\nUntrusted workspace: only the static pass runs, never a harness.'),
+      (vscode.workspace.isTrusted ? '' : `\n\n${restricted ?? 'Untrusted workspace: only the static pass runs, never a harness.'}`),
   );
   status.tooltip = md;
   status.show();
@@ -139,26 +178,67 @@ function readSettings() {
   );
 }
 
-async function start(): Promise<void> {
+/** Tell the user, once, why an untrusted workspace's interpreter is not used. */
+function tellRestricted(chosen: Interpreter, skipped: string[]): void {
+  restricted = restrictedNote(chosen, skipped);
+  output.appendLine(restricted);
+  if (toldRestricted || !skipped.length) {
+    return;
+  }
+  toldRestricted = true;
+  void vscode.window.showInformationMessage(restricted, 'Manage Workspace Trust').then((choice) => {
+    if (choice) {
+      void vscode.commands.executeCommand('workbench.trust.manage');
+    }
+  });
+}
+
+/** Offer the bundled wheel (not awaited by the restart: the offer may stay on screen);
+ * once it is installed, the server is restarted. */
+function offerInstallThenRestart(python: string): void {
+  if (offering) {
+    return;
+  }
+  offering = true;
+  void offerInstall(python)
+    .then((installed) => (installed ? restart() : undefined))
+    .finally(() => {
+      offering = false;
+    });
+}
+
+/** One start of the client, run by the restart queue only (never two at once). */
+async function startClient(stale: () => boolean): Promise<LanguageClient | undefined> {
   const settings = readSettings();
   if (!settings.enable) {
     setStatus('stopped');
-    return;
+    return undefined;
   }
   setStatus('starting');
   const trusted = vscode.workspace.isTrusted;
+  const cfg = vscode.workspace.getConfiguration('vtlint');
+  const setting = cfg.get<string>('interpreter');
+  const fromPython = await pythonExtensionInterpreter();
   interpreter = chooseInterpreter(
-    vscode.workspace.getConfiguration('vtlint').get<string>('interpreter'),
-    trusted ? await pythonExtensionInterpreter() : undefined,
+    setting,
+    trusted ? fromPython : undefined,
     { workspaceFolder: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, home: os.homedir() },
     trusted,
   );
+  restricted = undefined;
+  if (!trusted) {
+    const inspected = cfg.inspect<string>('interpreter');
+    const own = inspected?.workspaceFolderValue || inspected?.workspaceValue;
+    tellRestricted(interpreter, skippedInterpreters(own, setting, fromPython, interpreter));
+  }
   output.appendLine(`vtlint: starting the server with ${interpreter.command} (${interpreter.source})`);
   if (!(await probe(interpreter.command))) {
-    if (!(await offerInstall(interpreter.command)) || !(await probe(interpreter.command))) {
-      setStatus('failed');
-      return;
-    }
+    setStatus('failed');
+    offerInstallThenRestart(interpreter.command);
+    return undefined;
+  }
+  if (stale()) {
+    return undefined; // a newer restart is waiting: it starts the client
   }
   const serverOptions: ServerOptions = {
     command: interpreter.command,
@@ -182,29 +262,13 @@ async function start(): Promise<void> {
         return { action: CloseAction.DoNotRestart, message: crashes.message() };
       },
     },
-    middleware: {
-      executeCommand: async (command, args, next) => {
-        if (command !== CONFIRM) {
-          return next(command, args);
-        }
-        const allowed = runtimeAllowed(vscode.workspace.isTrusted);
-        if (!allowed.ok) {
-          void vscode.window.showWarningMessage(allowed.reason ?? '');
-          return undefined;
-        }
-        const uri = vscode.window.activeTextEditor?.document.uri.toString();
-        const result = await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Window, title: 'vtlint: running the harness' },
-          () => next(command, args.length ? args : uri ? [uri] : []),
-        );
-        lastRuntime = `${new Date().toLocaleTimeString()}: ${(result as { text?: string } | undefined)?.text ?? 'no answer'}`;
-        setStatus('running');
-        return result;
-      },
-    },
   };
-  client = new LanguageClient('vtlint', 'vtlint', serverOptions, clientOptions);
+  const client = new VtlintClient('vtlint', 'vtlint', serverOptions, clientOptions);
+  newest = client;
   client.onDidChangeState((e) => {
+    if (client !== newest) {
+      return; // a client a restart has replaced: its state no longer shows
+    }
     if (e.newState === State.Running) {
       setStatus('running');
     } else if (e.newState === State.Stopped) {
@@ -216,25 +280,59 @@ async function start(): Promise<void> {
   } catch (error) {
     output.appendLine(`vtlint: the server did not start: ${error}`);
     setStatus('failed');
+    await client.dispose().catch(() => undefined);
+    return undefined;
+  }
+  return client;
+}
+
+async function stopClient(client: LanguageClient): Promise<void> {
+  try {
+    await client.dispose();
+  } catch (error) {
+    output.appendLine(`vtlint: stopping the server: ${error}`);
   }
 }
 
-async function stop(): Promise<void> {
-  const running = client;
-  client = undefined;
-  if (running) {
-    try {
-      await running.stop();
-    } catch (error) {
-      output.appendLine(`vtlint: stopping the server: ${error}`);
+/** Every restart goes through the queue: one client at a time, the last request wins. */
+function restart(): Promise<void> {
+  crashes.reset();
+  return clients.restart();
+}
+
+/** A server command (its executeCommandProvider), sent to the running client. Running the
+ * harness (`vtlint.confirmAtRuntime`) needs a trusted workspace. */
+async function serverCommand(command: string, args: unknown[]): Promise<unknown> {
+  if (command === CONFIRM) {
+    const allowed = runtimeAllowed(vscode.workspace.isTrusted);
+    if (!allowed.ok) {
+      void vscode.window.showWarningMessage(allowed.reason ?? '');
+      return undefined;
     }
   }
-}
-
-async function restart(): Promise<void> {
-  crashes.reset();
-  await stop();
-  await start();
+  await clients.idle(); // a restart under way: the command goes to the client it starts
+  const client = clients.client;
+  if (!client || !client.isRunning()) {
+    void vscode.window.showWarningMessage('vtlint: the server is not running. See "vtlint: Show output", then run "vtlint: Restart server".');
+    return undefined;
+  }
+  const send = (a: unknown[]) => client.sendRequest(ExecuteCommandRequest.type, { command, arguments: a });
+  if (command !== CONFIRM) {
+    return send(args);
+  }
+  const uri = vscode.window.activeTextEditor?.document.uri.toString();
+  try {
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: 'vtlint: running the harness' },
+      () => send(args.length ? args : uri ? [uri] : []),
+    );
+    lastRuntime = `${new Date().toLocaleTimeString()}: ${(result as { text?: string } | undefined)?.text ?? 'no answer'}`;
+    setStatus('running');
+    return result;
+  } catch (error) {
+    void vscode.window.showErrorMessage(`vtlint: runtime confirmation failed: ${error}`);
+    return undefined;
+  }
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
@@ -242,11 +340,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   output = vscode.window.createOutputChannel('vtlint');
   status = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 0);
   status.command = 'vtlint.showOutput';
+  // Every command once per activation: restarts create new clients, never new commands.
   context.subscriptions.push(
     output,
     status,
     vscode.commands.registerCommand('vtlint.restart', restart),
     vscode.commands.registerCommand('vtlint.showOutput', () => output.show(true)),
+    ...SERVER_COMMANDS.map((command) =>
+      vscode.commands.registerCommand(command, (...args: unknown[]) => serverCommand(command, args)),
+    ),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('vtlint')) {
         void restart();
@@ -264,9 +366,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }),
     );
   }
-  await start();
+  await restart();
 }
 
 export async function deactivate(): Promise<void> {
-  await stop();
+  await clients.close();
 }

@@ -59,3 +59,38 @@ export function bundledWheel(folder: string, names: string[]): string | undefine
   const wheel = names.filter((n) => /^vtlint-.*\.whl$/.test(n)).sort().pop();
   return wheel ? `${folder}/${wheel}` : undefined;
 }
+
+/** What an untrusted workspace asked for and did not get, as the user is told it: the
+ * server runs with `chosen`, static pass only, until the workspace is trusted. */
+export function restrictedNote(chosen: Interpreter, skipped: string[]): string {
+  const not = skipped.length ? ` ${skipped.join(' and ')} ${skipped.length > 1 ? 'are' : 'is'} not used until you trust it.` : '';
+  return (
+    `vtlint: this workspace is not trusted (Restricted Mode), so vtlint runs only its static pass, ` +
+    `which never executes the workspace's code, with ${chosen.command} (${chosen.source}).${not}`
+  );
+}
+
+/** The interpreters an untrusted workspace chose that `chooseInterpreter` passed over:
+ * its own `vtlint.interpreter` (a workspace or folder setting, which VS Code withholds in
+ * Restricted Mode), a setting under `${workspaceFolder}`, the Python extension's environment. */
+export function skippedInterpreters(
+  workspaceSetting: string | undefined,
+  setting: string | undefined,
+  pythonExtension: string | undefined,
+  chosen: Interpreter,
+): string[] {
+  const skipped: string[] = [];
+  const own = (workspaceSetting ?? '').trim();
+  if (own && !(chosen.source === 'setting' && (setting ?? '').trim() === own)) {
+    skipped.push(`the workspace's vtlint.interpreter (${own})`);
+  }
+  const configured = (setting ?? '').trim();
+  if (configured && configured !== own && chosen.source !== 'setting') {
+    skipped.push(`vtlint.interpreter (${configured}, inside the workspace)`);
+  }
+  const env = (pythonExtension ?? '').trim();
+  if (env && chosen.command !== env) {
+    skipped.push(`the Python extension's environment (${env})`);
+  }
+  return skipped;
+}
