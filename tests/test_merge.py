@@ -59,3 +59,39 @@ def test_unexercised_predictions_stay_predicted_without_runtime() -> None:
     assert [m.evidence for m in merge([const])] == [Evidence.PREDICTED]
     assert evidence([const], [], exercised=False) == [("ConstantVariable", Evidence.PREDICTED)]
     assert evidence([const], [], exercised=True) == [("ConstantVariable", Evidence.REFUTED)]
+
+
+def _hyper(source: str, value: str, **detail: object) -> Event:
+    module = source.rpartition(".")[0]
+    return Event(Action.WRAP, HERE, "m.py:f", source=source, variable_tracker="ConstantVariable",
+                 guard_kind="EQUALS_MATCH", guard=f"EQUALS_MATCH: {source} == {value}", value=value,
+                 detail={"builtin_module": {"source": module, "type": "torch.nn.LayerNorm"}, **detail})
+
+
+def _fold(predicted: list[Event], observed: list[Event]) -> list[tuple[str | None, Evidence, list[str]]]:
+    from vtlint.rules.base import RuleContext
+    from vtlint.rules.catalog.builtin_modules import FOLDED, BuiltinModuleHyperparameters
+
+    folded = BuiltinModuleHyperparameters().fold(merge(predicted, observed, lambda _e: True), RuleContext())
+    return [(m.event.source, m.evidence, [a["attribute"] for a in m.event.detail.get(FOLDED, [])]) for m in folded]
+
+
+def test_runtime_only_hyperparameters_of_a_builtin_module_fold_into_one_event() -> None:
+    eps, shape = _hyper("L['self'].ln.eps", "1e-05"), _hyper("L['self'].ln.normalized_shape", "(8,)")
+    assert _fold([], [eps, shape]) == [("L['self'].ln", Evidence.RUNTIME_ONLY, ["eps", "normalized_shape"])]
+
+
+def test_a_predicted_hyperparameter_stays_confirmed_and_the_rest_fold() -> None:
+    eps, shape = _hyper("L['self'].ln.eps", "1e-05"), _hyper("L['self'].ln.normalized_shape", "(8,)")
+    assert _fold([eps], [eps, shape]) == [("L['self'].ln.eps", Evidence.CONFIRMED, []),
+                                          ("L['self'].ln", Evidence.RUNTIME_ONLY, ["normalized_shape"])]
+
+
+def test_a_hyperparameter_that_changed_is_never_folded() -> None:
+    p = _hyper("L['self'].drop.p", "0.1")
+    recompile = Event(Action.RECOMPILE, HERE, "m.py:f", source="L['self'].drop.p", guard_kind="EQUALS_MATCH")
+    assert _fold([], [p, recompile]) == [("L['self'].drop.p", Evidence.RUNTIME_ONLY, []),
+                                        ("L['self'].drop.p", Evidence.RUNTIME_ONLY, [])]
+    # two values in two compiles, the recompile blamed on another guard
+    twice = _hyper("L['self'].drop.p", "0.1", values=["0.1", "0.3"])
+    assert _fold([], [twice]) == [("L['self'].drop.p", Evidence.RUNTIME_ONLY, [])]

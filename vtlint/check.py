@@ -67,6 +67,8 @@ def _file_ignored(code: str, path: str, config: Config) -> bool:
 def findings_from(merged: list[MergedEvent], rules: dict[str, type[Rule]], config: Config) -> list[Finding]:
     ctx = RuleContext(dynamo=config.dynamo.to_dict())
     instances = [rule() for rule in rules.values()]
+    for rule in instances:
+        merged = rule.fold(merged, ctx)
     found: list[Finding] = []
     for item in merged:
         for rule in instances:

@@ -143,6 +143,33 @@ def test_guard_tree_with_hash_in_user_line_and_truncated_path():
     assert (b.kind, b.user_line, b.hint) == ("TRUE_MATCH", 9, "a hint (with parens)")
 
 
+def test_the_entries_of_a_dict_guard_manager_have_their_own_source_and_type():
+    """A ModuleList iterated: its `_modules` dict is a DictGuardManager whose values are
+    `ValueManager: GuardManager: source=..._modules['0'], type=<class '...LayerNorm'>`
+    (no accessor); the guards below belong to that value, not to the dict."""
+    tree = (
+        "TREE_GUARD_MANAGER:\n+- RootGuardManager\n"
+        "| +- DictGuardManager: source=L['self']._modules['layers']._modules, accessed_by=DictGetItemGuardAccessor"
+        "('_modules'), type=<class 'dict'>, tag_safe=(False, False)\n"
+        "| | +- KeyValueManager pair at index=0\n"
+        "| | | +- KeyManager: GuardManager: source=list(dict.keys(L['self']._modules['layers']._modules))[0], "
+        "type=<class 'str'>, tag_safe=(False, False)\n"
+        "| | | | +- EQUALS_MATCH: list(dict.keys(L['self']._modules['layers']._modules))[0] == '0'  # x  # a.py:3 in f\n"
+        "| | | +- ValueManager: GuardManager: source=L['self']._modules['layers']._modules['0'], "
+        "type=<class 'torch.nn.modules.normalization.LayerNorm'>, tag_safe=(False, False)\n"
+        "| | | | +- TYPE_MATCH: ___check_type_id(L['self']._modules['layers']._modules['0'], 94), "
+        "type=<class 'torch.nn.modules.normalization.LayerNorm'>  # x = layer(x)  # a.py:4 in f\n"
+        "| | | | +- GuardManager: source=L['self']._modules['layers']._modules['0'].eps, accessed_by="
+        "DictGetItemGuardAccessor('eps'), type=<class 'float'>, tag_safe=(False, False)\n"
+        "| | | | | +- EQUALS_MATCH: L['self']._modules['layers']._modules['0'].eps == 1e-05  # x  # b.py:9 in forward\n"
+    )
+    key, value, eps = parse_guard_tree(tree)
+    assert key.source == "list(dict.keys(L['self']._modules['layers']._modules))[0]"
+    assert (value.kind, value.source, value.type_name) == (
+        "TYPE_MATCH", "L['self']._modules['layers']._modules['0']", "torch.nn.modules.normalization.LayerNorm")
+    assert (eps.source, eps.type_name) == ("L['self']._modules['layers']._modules['0'].eps", "float")
+
+
 def test_recompile_reasons_single_string_or_json_list():
     one = "0/0: n == 3   # return n  # a/b.py:3 in f\nUser stack trace:\n  File \"/x/a/b.py\", line 3, in f\n    return n"
     (reason,) = parse_recompile_reasons(one, "0/1")

@@ -14,6 +14,7 @@ from vtlint.check import CheckResult
 from vtlint.findings import Finding, Kind, Level
 from vtlint.report.groups import break_cause, by_cause, by_entry, note_causes, recompile_cause
 from vtlint.report.uris import installed
+from vtlint.rules.registry import get_rule
 
 # Findings about the run itself, not Dynamo decisions: no evidence to show.
 META_KINDS = frozenset({Kind.SYNTAX_ERROR, Kind.IO_ERROR, Kind.SUPPRESSION})
@@ -22,13 +23,27 @@ _LEVEL_STYLE = {Level.ERROR: "bold red", Level.WARNING: "yellow", Level.NOTE: "c
 
 
 def visible(result: CheckResult, show_notes: bool) -> list[Finding]:
-    """Inlined calls (notes: an entrance, not a problem) are hidden from default text
-    and annotation output; JSON, SARIF and the editor always carry them."""
+    """Inlined calls (notes: an entrance, not a problem) and the notes of rules with
+    `hidden_as` (VTL403: a built-in module's unchanged hyperparameters) are hidden from
+    default text and annotation output; JSON, SARIF and the editor always carry them."""
     return [f for f in result.findings if show_notes or not _hidden_note(f)]
 
 
 def _hidden_note(finding: Finding) -> bool:
-    return finding.kind is Kind.INLINED_CALL and finding.level is Level.NOTE
+    if finding.level is not Level.NOTE:
+        return False
+    rule = get_rule(finding.code)
+    return finding.kind is Kind.INLINED_CALL or (rule is not None and rule.hidden_as is not None)
+
+
+def _hidden_words(result: CheckResult) -> str:
+    """`3 inlined calls and 12 built-in module notes`: what the default output left out."""
+    counts: Counter[tuple[str, str]] = Counter()
+    for finding in result.findings:
+        if _hidden_note(finding):
+            rule = get_rule(finding.code)
+            counts[rule.hidden_as if rule and rule.hidden_as else ("inlined call", "inlined calls")] += 1
+    return " and ".join(_plural(n, one, many) for (one, many), n in counts.items())
 
 
 def terminal_path(path: str, root: Path | None) -> str:
@@ -146,7 +161,7 @@ def summary(result: CheckResult, show_notes: bool) -> Text:
         detail = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
         text = Text(f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({detail}) {where}.", style="bold")
     if hidden:
-        text.append(f" {_plural(hidden, 'inlined call')} hidden; --show-notes shows them.", style="dim")
+        text.append(f" {_hidden_words(result)} hidden; --show-notes shows them.", style="dim")
     notes = note_causes(result.notifications)
     if notes and not show_notes:
         detail = ", ".join(f"{cause} ×{n}" for cause, n in notes.most_common(SHOWN_CAUSES))

@@ -53,6 +53,9 @@ class Rule:
     tags: ClassVar[tuple[str, ...]] = ()
     precision: ClassVar[str] = "high"  # SARIF's properties.precision
     default_enabled: ClassVar[bool] = True  # opt-in rules need an exact --select
+    # (one, many): a note the default text output hides and counts ("12 built-in module notes
+    # hidden"), as it does inlined calls; --show-notes shows it
+    hidden_as: ClassVar[tuple[str, str] | None] = None
     valid: ClassVar[tuple[Example, ...]] = ()
     invalid: ClassVar[tuple[Example, ...]] = ()
 
@@ -63,6 +66,12 @@ class Rule:
 
     def build(self, merged: MergedEvent, ctx: RuleContext) -> Finding | None:
         raise NotImplementedError(self.code)
+
+    def fold(self, merged: list[MergedEvent], ctx: RuleContext) -> list[MergedEvent]:
+        """Before any rule applies, an enabled rule may replace several merged events by
+        one of its own (a built-in module's hyperparameters, one note per module);
+        by default it changes nothing. Disabled, a rule folds nothing."""
+        return merged
 
     @classmethod
     def doc_url(cls) -> str:

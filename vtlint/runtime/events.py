@@ -757,6 +757,19 @@ def _unique(events: Iterable[Event]) -> list[Event]:
     return out
 
 
+def _values_seen(events: list[Event]) -> list[Event]:
+    """`detail["values"]`: every value a Source was guarded with, in compile order, when
+    the run's compiles baked it with more than one (only the first compile's event is
+    kept, and Dynamo names only the first failing guard of a recompile)."""
+    seen: dict[tuple[object, ...], list[str]] = {}
+    for event in events:
+        values = seen.setdefault((*event.key, event.entry), [])
+        if event.value is not None and event.value not in values:
+            values.append(event.value)
+    return [e.with_(detail={**e.detail, "values": values}) if len(values := seen[(*e.key, e.entry)]) > 1 else e
+            for e in events]
+
+
 def _count_recompiles(events: list[Event]) -> list[Event]:
     """`detail["recompiles"]`: how many compiles each failing guard caused."""
     caused: dict[tuple[object, ...], int] = {}
@@ -809,7 +822,7 @@ def to_events(facts: TraceFacts, root: Path, outside: Iterable[Path] = ()) -> Ob
         frame_name = next((f for f in cov.frames if not RESUME.match(f)), next(iter(cov.frames)))
         frames.append(Event(action=Action.FRAME, location=conv.entry_location(first, entry), entry=entry,
                             frame=frame_name, detail={**cov.to_dict(), "graph_break_count": cov.graph_breaks}))
-    events = _unique([*frames, *wraps, *_count_recompiles(recompiles), *breaks, *inlines])
+    events = _unique([*frames, *_values_seen(wraps), *_count_recompiles(recompiles), *breaks, *inlines])
     return Observed(events, coverage, facts.torch_version, list(facts.problems), list(unlinked.values()))
 
 

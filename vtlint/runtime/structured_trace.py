@@ -277,8 +277,13 @@ def _finish(number: int, data: dict[str, Any], lines: list[str], log: str, probl
 # --- guard trees -----------------------------------------------------------
 
 _TREE_LINE = re.compile(r"^(?P<indent>(?:\| )*)\+- (?P<body>.*)$")
+# A dict's entries (a ModuleList's `_modules` iterated, `dict.items()`) hang under a
+# DictGuardManager as `KeyManager: GuardManager: ...` / `ValueManager: GuardManager: ...`,
+# with no accessor: `ValueManager: GuardManager: source=L['self']._modules['layers']._modules['0'],
+# type=<class 'torch.nn.modules.normalization.LayerNorm'>`.
 _MANAGER = re.compile(
-    r"^\w*GuardManager: source=(?P<source>.*?), accessed_by=.*?(?:, type=<class '(?P<type>[^']*)'>)?(?:, tag_safe=.*)?$"
+    r"^(?:(?:Key|Value)Manager: )?\w*GuardManager: source=(?P<source>.*?)(?:, accessed_by=.*?)?"
+    r"(?:, type=<class '(?P<type>[^']*)'>)?(?:, tag_safe=.*)?$"
 )
 _MODULE_CHILDREN = ("._modules", "._parameters", "._buffers", ".__dict__['_modules']", ".__dict__['_parameters']")
 _LEAF = re.compile(r"^(?P<kind>[A-Z][A-Z0-9_]+): (?P<rest>.*)$")
