@@ -82,3 +82,29 @@ def test_an_installed_file_outside_the_config_folder(run_cli, tmp_path: Path) ->
     assert result.exit_code == 1, result.output
     _assert_readable(result.output)
     assert ".." not in result.output
+
+
+def test_the_runtime_summary_names_an_installed_entry_inside_site_packages(run_cli, tmp_path: Path) -> None:
+    """An installed file checked explicitly, compiled by the harness: the runtime summary
+    line said `../env/lib/python3.11/site-packages/fakelib/mod.py:Block.forward`."""
+    package = _installed(tmp_path / "env")
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "pyproject.toml").write_text("[tool.vtlint]\n")
+    entry = "../env/lib/python3.11/site-packages/fakelib/mod.py:Block.forward"
+    facts = {"format": "vtlint-runtime-facts", "version": 1, "torch_version": "2.13.0+cpu", "root": str(root),
+             "harness": {"command": "python harness.py", "exit_code": 0, "duration_s": 1.0},
+             "coverage": [{"entry": entry, "compiles": 1, "frames": {"wrapper": 1}, "graph_count": 1,
+                           "via": {"wrapper": "deco/utils.py"}}],
+             "events": [], "unlinked": [{"code": "g", "file": "../env/lib/python3.11/site-packages/other/x.py",
+                                         "why": "no project function", "compiles": 1}]}
+    (root / "facts.json").write_text(json.dumps(facts))
+    result = run_cli("check", ".", package / "mod.py", "--runtime-facts", "facts.json", "--exit-zero", cwd=root)
+    assert "  <site-packages>/fakelib/mod.py:Block.forward: 1 compile, 1 graph (compiled as `wrapper` of deco/utils.py)" \
+        in result.output, result.output
+    assert "not linked: `g` of <site-packages>/other/x.py" in result.output
+    assert "../env" not in result.output
+    _assert_readable(result.output)
+    report = json.loads(run_cli("check", ".", package / "mod.py", "--runtime-facts", "facts.json", "--exit-zero",
+                                "--format", "json", cwd=root).output)
+    assert [e["entry"] for e in report["runtime"]["entries"]] == ["<site-packages>/fakelib/mod.py:Block.forward"]

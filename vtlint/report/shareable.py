@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import Any
 
 from vtlint.analyzer import EntryInfo
 from vtlint.check import CheckResult
@@ -53,9 +54,26 @@ def _notification(note: Notification) -> Notification:
     return replace(note, message=shorten(note.message), location=_location(note.location) if note.location else None)
 
 
+def _runtime(runtime: dict[str, Any]) -> dict[str, Any]:
+    """The runtime summary: each exercised entry (an installed file checked explicitly:
+    `<site-packages>/transformers/models/gpt2/modeling_gpt2.py:GPT2LMHeadModel.forward`,
+    not `../.venv/lib/python3.11/site-packages/...`), the wrappers it was compiled as, and
+    the compiled code no entry owns."""
+    if not runtime:
+        return runtime
+    entries = [{**e, "entry": shorten(str(e.get("entry", ""))),
+                "via": {code: shorten(str(where)) for code, where in (e.get("via") or {}).items()}}
+               if isinstance(e, dict) else e for e in runtime.get("entries") or []]
+    unlinked = [{**u, "file": shorten(str(u.get("file", "")))} if isinstance(u, dict) else u
+                for u in runtime.get("unlinked") or []]
+    return {**runtime, **({"entries": entries} if "entries" in runtime else {}),
+            **({"unlinked": unlinked} if "unlinked" in runtime else {})}
+
+
 def shareable(result: CheckResult) -> CheckResult:
     """The result with installed files named inside their install folder."""
     return replace(result, findings=[_finding(f) for f in result.findings],
                    notifications=[_notification(n) for n in result.notifications],
                    files=[shorten(f) for f in result.files], entries=[_entry_info(e) for e in result.entries],
-                   texts={shorten(path): text for path, text in result.texts.items()})
+                   texts={shorten(path): text for path, text in result.texts.items()},
+                   runtime=_runtime(result.runtime))
