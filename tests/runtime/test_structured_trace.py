@@ -146,7 +146,8 @@ def test_guard_tree_with_hash_in_user_line_and_truncated_path():
 def test_the_entries_of_a_dict_guard_manager_have_their_own_source_and_type():
     """A ModuleList iterated: its `_modules` dict is a DictGuardManager whose values are
     `ValueManager: GuardManager: source=..._modules['0'], type=<class '...LayerNorm'>`
-    (no accessor); the guards below belong to that value, not to the dict."""
+    (no accessor); the guards below belong to that value, not to the dict. A key's guards
+    (`list(dict.keys(...))[0] == '0'`, the key order) belong to the dict, as Dynamo reports them."""
     tree = (
         "TREE_GUARD_MANAGER:\n+- RootGuardManager\n"
         "| +- DictGuardManager: source=L['self']._modules['layers']._modules, accessed_by=DictGetItemGuardAccessor"
@@ -164,7 +165,7 @@ def test_the_entries_of_a_dict_guard_manager_have_their_own_source_and_type():
         "| | | | | +- EQUALS_MATCH: L['self']._modules['layers']._modules['0'].eps == 1e-05  # x  # b.py:9 in forward\n"
     )
     key, value, eps = parse_guard_tree(tree)
-    assert key.source == "list(dict.keys(L['self']._modules['layers']._modules))[0]"
+    assert (key.source, key.type_name) == ("L['self']._modules['layers']._modules", "dict")
     assert (value.kind, value.source, value.type_name) == (
         "TYPE_MATCH", "L['self']._modules['layers']._modules['0']", "torch.nn.modules.normalization.LayerNorm")
     assert (eps.source, eps.type_name) == ("L['self']._modules['layers']._modules['0'].eps", "float")

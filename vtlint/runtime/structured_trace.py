@@ -317,8 +317,12 @@ def parse_guard_tree(text: str) -> list[Guard]:
         if manager:
             while managers and managers[-1][0] >= depth:
                 managers.pop()
-            source = manager["source"]
-            managers.append((depth, source, manager["type"]))
+            source, type_name = manager["source"], manager["type"]
+            if body.startswith("KeyManager:") and managers:
+                # a key's guards are the dict's key order (`list(dict.keys(L['w']))[0] == 'a'`):
+                # Dynamo reports them for the dict itself
+                _, source, type_name = managers[-1]
+            managers.append((depth, source, type_name))
             for suffix in _MODULE_CHILDREN:
                 if source.endswith(suffix):
                     module_sources.add(source[: -len(suffix)])
