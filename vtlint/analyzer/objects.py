@@ -15,10 +15,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
 from vtlint.analyzer.sources import ModuleChildSource, Source
 from vtlint.analyzer.summary import ClassSummary, ModuleSummary
 from vtlint.analyzer.values import Value
+from vtlint.analyzer.variables.user_defined import dataclass_fields, init_of, is_dataclass
 
 if TYPE_CHECKING:
     from vtlint.analyzer.walk import Walker
@@ -70,17 +72,17 @@ class ObjectModel:
             return self._container(container, args, source)
         found = self.resolve_class(ref)
         if found is None:
-            return self.walker.construct(ref, source)
+            return self.construct(ref, source)
         qualified, summary, cls = found
         is_module = self.project.is_nn_module(summary, cls)
         value = Value(V.NN_MODULE if is_module else V.OBJECT, source=source, ref=qualified,
-                      attrs=self.walker.instance_attrs(summary, cls))
+                      attrs=self.instance_attrs(summary, cls))
         if is_module:
             value.attrs.setdefault("training", V.const(True))  # nn.Module.__init__
         if self.depth < MAX_CONSTRUCTION_DEPTH:
             self.depth += 1
             try:
-                self.walker.run_init(value, summary, cls, args, kwargs)
+                self.run_init(value, summary, cls, args, kwargs)
             finally:
                 self.depth -= 1
         return value
@@ -99,6 +101,64 @@ class ObjectModel:
         else:
             items = []
         return Value(V.NN_MODULE, source=source, ref=ref, items=items, attrs={"training": V.const(True)})
+
+    def construct(self, callee: str, source: Source | None) -> Value:
+        """`Config()` / `nn.Linear(4, 4)` / `torch.randn(8)` written at module or class level."""
+        found = self.project.klass(callee)
+        if found is not None:
+            summary, cls = found
+            kind = V.NN_MODULE if self.project.is_nn_module(summary, cls) else V.OBJECT
+            ref = f"{summary.module}.{cls.qualname}" if summary.module else cls.qualname
+            return Value(kind, source=source, ref=ref, attrs=self.instance_attrs(summary, cls))
+        if callee in ("int", "float", "bool", "str"):  # a scalar whose value only the run knows
+            return Value(V.CONST, source=source, pytype=callee, confidence="medium")
+        if callee.startswith("torch.nn.") and callee.rpartition(".")[2][:1].isupper():
+            if callee.rpartition(".")[2] in ("Parameter", "Buffer"):
+                return Value(V.TENSOR, source=source)
+            return Value(V.NN_MODULE, source=source, ref=callee)
+        if callee.startswith("torch.") and callee.rpartition(".")[2][:1].islower():
+            return Value(V.TENSOR, source=source)
+        # an instance of a library class: remembered by its class for with-statements and notes,
+        # and by its type (pytype) for method calls
+        return Value(V.UNKNOWN, source=source, ref=callee, pytype=breaks.instance_type(callee), confidence="low")
+
+    def instance_attrs(self, summary: ModuleSummary, cls: ClassSummary) -> dict[str, Value]:
+        attrs: dict[str, Value] = {}
+        for mod, klass in reversed(self.project.mro(summary, cls)):
+            for name, lit in klass.init_attrs.items():
+                attrs[name] = self.walker.materialize(lit, mod, None, None) if lit.kind != V.NAME else V.unknown()
+                attrs[name].confidence = lit.confidence if lit.confidence != "high" else attrs[name].confidence
+            if is_dataclass(klass):
+                for name, lit in klass.class_attrs.items():
+                    attrs[name] = self.walker.materialize(lit, mod, None, None)
+        return attrs
+
+    def run_init(self, value: Value, summary: ModuleSummary, cls: ClassSummary, args: list[Value],
+                 kwargs: dict[str, Value]) -> None:
+        """`__init__` of an object built outside the traced frame, walked in construction
+        mode: its stores fill `value.attrs`; no guard, break or graph op is recorded."""
+        from vtlint.analyzer.walk import Act, WalkAborted  # the walk imports this module
+
+        walker = self.walker
+        init = init_of(self.project, summary, cls)
+        if init is None:
+            if is_dataclass(cls):
+                dataclass_fields(value, cls, args, kwargs)
+            return
+        parsed = self.project.parsed(summary.display)
+        node = parsed.classes.get(cls.qualname) if parsed is not None else None
+        if parsed is None or node is None:
+            return
+        walker.eager += 1
+        graph_ops = walker.frame.graph_ops
+        try:
+            walker.call_user(Value(V.FUNC, ref=init, bound_self=value), args, dict(kwargs),
+                           Act(parsed, cls.qualname, {}), node)
+        except WalkAborted[:-1]:  # not TooComplex: the entry's own budget still applies
+            pass
+        finally:
+            walker.eager -= 1
+            walker.frame.graph_ops = graph_ops
 
 
 def children(container: Value) -> list[Value] | None:

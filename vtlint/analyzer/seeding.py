@@ -15,7 +15,8 @@ from vtlint.analyzer.sources import LocalSource
 from vtlint.analyzer.summary import literal
 from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
-from vtlint.analyzer.walk import Walker, is_tensor_only_attribute
+from vtlint.analyzer.variables.unknown import is_tensor_only_attribute
+from vtlint.analyzer.walk import Walker
 
 
 def entry_params(fn: cst.FunctionDef) -> list[cst.Param]:

@@ -3,15 +3,23 @@
 A `Value` is what the symbolic walk holds where Dynamo holds a VariableTracker:
 its kind (Tensor, Constant, List, ...), its Source when it came from outside the
 graph (`L['n']`, `G['cfg'].scale`) and, for constants, the Python value when the
-static pass can know it. Values are plain data (picklable) so module summaries
-can be cached and shipped between processes."""
+static pass can know it. `Value(kind, ...)` is an instance of that kind's class in
+`vtlint.analyzer.variables` (ConstantVariable, TensorVariable, NNModuleVariable, ...),
+which carries the kind's behaviour: attribute access, calls, truthiness, iteration,
+indexing. The data stays plain (picklable) so module summaries can be cached and
+shipped between processes."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vtlint.analyzer.sources import Source
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from vtlint.analyzer.walk import Act, Walker
 
 
 class Missing:
@@ -41,6 +49,7 @@ OBJECT = "UserDefinedObjectVariable"
 NN_MODULE = "NNModuleVariable"
 ENUM = "EnumVariable"
 LIB = "LibraryValue"  # a dotted name outside the project: torch.sin, time.time, a module
+BUILTIN = "BuiltinVariable"  # a Python builtin: len, range, isinstance, ...
 RANGE = "RangeVariable"
 CALL = "CallResult"  # summary-only: `ref(*items, **attrs)` written at module level (items None: a spread)
 NAME = "NameRef"  # summary-only: another global's name
@@ -68,8 +77,39 @@ class Value:
     # a number computed in the frame (`-lr`): the Sources it was computed from
     origins: tuple[Source, ...] = field(default=(), compare=False, repr=False)
 
+    def __new__(cls, kind: str | None = None, *args: Any, **kwargs: Any) -> Value:  # noqa: PYI034 - a subclass
+        """`Value(CONST, ...)` builds a ConstantVariable: the class registered for its kind."""
+        kind = kind if kind is not None else kwargs.get("kind")
+        return object.__new__(TRACKERS.get(kind, cls) if kind is not None else cls)
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for kind in cls.__dict__.get("tracks", ()):
+            TRACKERS[kind] = cls
+
     def with_(self, **changes: Any) -> Value:
+        assert changes.get("kind", self.kind) == self.kind, "a value's kind is its class"
         return replace(self, **changes)
+
+    # behaviour: what Dynamo's VariableTracker methods do; each kind's class overrides these.
+    # `tx` is the walk (Dynamo's InstructionTranslator); `act` and `node` place guards and breaks.
+    def truth(self, tx: Walker, act: Act, node: cst.CSTNode, construct: str) -> bool | None:
+        """`if value:` — True/False when known, None when the walk cannot tell."""
+        return None
+
+    def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
+        return unknown()
+
+    def getitem(self, tx: Walker, index: Value, act: Act, node: cst.CSTNode) -> Value:
+        return unknown()
+
+    def unpack_var_sequence(self, tx: Walker, act: Act, node: cst.CSTNode) -> list[Value] | None:
+        """The elements a `for` unrolls over, each with its Source; None when unknown."""
+        return None
+
+    def call_function(self, tx: Walker, args: list[Value], kwargs: dict[str, Value], act: Act,
+                      node: cst.Call) -> Value:
+        return unknown()
 
     @property
     def known(self) -> bool:
@@ -80,8 +120,28 @@ class Value:
         return self.kind == CONST
 
 
+TRACKERS: dict[str, type[Value]] = {}  # kind -> its VariableTracker class (see variables/)
+
+
 def const(value: Any, source: Source | None = None, **extra: Any) -> Value:
     return Value(CONST, source=source, value=value, pytype=SCALAR_TYPES.get(type(value)), **extra)
+
+
+def compute(fn: Any, *args: Any) -> Value:
+    """`fn(*args)` on known constants, as Python computes it; unknown where Python would raise."""
+    try:
+        result = fn(*args)
+    except Exception:  # noqa: BLE001 - Python itself would raise here; the walk just stops knowing
+        return unknown()
+    return const(result) if type(result) in SCALAR_TYPES else unknown()
+
+
+def origins(*values: Value) -> tuple[Source, ...]:
+    """The Sources a computed number comes from: its own, or its operands'."""
+    found: list[Source] = []
+    for value in values:
+        found += [value.source] if value.source is not None else list(value.origins)
+    return tuple(dict.fromkeys(found))
 
 
 def unknown(confidence: str = "low") -> Value:
@@ -97,3 +157,7 @@ def snapshot(value: Value, depth: int = 6) -> Value:
     attrs = {k: snapshot(a, depth - 1) for k, a in value.attrs.items()} if value.attrs else {}
     keys = list(value.keys) if value.keys is not None else None
     return replace(value, items=items, attrs=attrs, keys=keys)
+
+
+# The VariableTracker classes register their kinds on import.
+import vtlint.analyzer.variables  # noqa: F401

@@ -25,11 +25,20 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.builder import Guard, VariableBuilder
 from vtlint.analyzer.entries import Site
 from vtlint.analyzer.index import Parsed, Project
-from vtlint.analyzer.objects import ObjectModel, children, container_kind
-from vtlint.analyzer.sources import (AttrSource, GlobalSource, ImportedModuleSource, LocalSource, ModuleChildSource,
-                                     NNModuleSource, Source, TypeAttrSource, attr_source, item_source)
-from vtlint.analyzer.summary import ClassSummary, ModuleSummary, dotted
+from vtlint.analyzer.objects import ObjectModel
+from vtlint.analyzer.sources import (
+    AttrSource,
+    GlobalSource,
+    ImportedModuleSource,
+    LocalSource,
+    Source,
+    attr_source,
+    item_source,
+)
+from vtlint.analyzer.summary import ModuleSummary, dotted
 from vtlint.analyzer.values import Value
+from vtlint.analyzer.variables.builtin import BUILTIN_NAMES
+from vtlint.analyzer.variables.library import DATA_PTR, is_torch_nn_class
 from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
 from vtlint.trace import Action, Event
@@ -56,9 +65,6 @@ _CMPOPS = {
     cst.Equal: operator.eq, cst.NotEqual: operator.ne, cst.LessThan: operator.lt, cst.LessThanEqual: operator.le,
     cst.GreaterThan: operator.gt, cst.GreaterThanEqual: operator.ge,
 }
-# Builtins whose result on known constants the walk can compute.
-_PURE_BUILTINS = {"int": int, "float": float, "bool": bool, "str": str, "abs": abs, "min": min, "max": max,
-                  "round": round, "len": len}
 
 
 class TooComplex(Exception):
@@ -648,20 +654,8 @@ class Walker:
 
     # truthiness ----------------------------------------------------------------
     def truth(self, value: Value, act: Act, node: cst.CSTNode, construct: str) -> bool | None:
-        if value.kind == V.TENSOR:
-            decision = breaks.decide_branch(construct, self.settings)
-            if decision.action == "graph-break":
-                self.graph_break(act, node, decision, f"{construct} on a tensor")
-            return None
-        if value.kind == V.CONST:
-            self.use(value, act, node)
-            return bool(value.value) if value.known else None
-        if value.kind in (V.LIST, V.TUPLE, V.DICT):
-            self.length_check(value, act, node)
-            return bool(value.items) if value.items is not None else None
-        if value.kind in (V.OBJECT, V.NN_MODULE, V.FUNC, V.CLASS, V.LIB, V.ENUM):
-            return True
-        return None
+        """A jump on `value` (Dynamo's generic_jump): the VariableTracker decides."""
+        return value.truth(self, act, node, construct)
 
     # expressions ---------------------------------------------------------------
     def expr(self, node: cst.BaseExpression, act: Act) -> Value:
@@ -755,8 +749,8 @@ class Walker:
             return value
         self.use(value, act, node)
         if value.kind == V.CONST and value.known and isinstance(node.operator, cst.Minus):
-            return _compute(operator.neg, value.value).with_(origins=_origins(value))
-        return Value(V.CONST, pytype=value.pytype, origins=_origins(value)) if value.kind == V.CONST else V.unknown()
+            return V.compute(operator.neg, value.value).with_(origins=V.origins(value))
+        return Value(V.CONST, pytype=value.pytype, origins=V.origins(value)) if value.kind == V.CONST else V.unknown()
 
     def e_BooleanOperation(self, node: cst.BooleanOperation, act: Act) -> Value:
         left = self.expr(node.left, act)
@@ -927,9 +921,9 @@ class Walker:
         if left.kind == right.kind == V.CONST:
             self.use(left, act, node)
             self.use(right, act, node)
-            origins = _origins(left, right)
+            origins = V.origins(left, right)
             if left.known and right.known and op is not None:
-                return _weakest(_compute(op, left.value, right.value), left, right).with_(origins=origins)
+                return _weakest(V.compute(op, left.value, right.value), left, right).with_(origins=origins)
             return Value(V.CONST, pytype=_result_type(left.pytype, right.pytype), origins=origins)
         if op is operator.add and left.kind == right.kind and left.kind in (V.LIST, V.TUPLE):
             self.length_check(left, act, node)
@@ -944,7 +938,7 @@ class Walker:
         return V.unknown()
 
     def compare(self, left: Value, right: Value, op: cst.BaseCompOp, act: Act, node: cst.CSTNode) -> Value:
-        if left.ref == right.ref == _DATA_PTR and isinstance(op, (cst.Equal, cst.NotEqual)):
+        if left.ref == right.ref == DATA_PTR and isinstance(op, (cst.Equal, cst.NotEqual)):
             self.graph_break(act, node, breaks.decide_data_ptr_compare(self.settings), "data_ptr comparison")
             return Value(V.CONST, pytype="bool")
         if V.TENSOR in (left.kind, right.kind) and not isinstance(op, (cst.Is, cst.IsNot)):
@@ -977,73 +971,16 @@ class Walker:
         self.use(right, act, node)
         fn = _CMPOPS.get(type(op))
         if left.kind == right.kind == V.CONST and left.known and right.known and fn is not None:
-            return _weakest(_compute(fn, left.value, right.value), left, right)
+            return _weakest(V.compute(fn, left.value, right.value), left, right)
         return Value(V.CONST, pytype="bool")
 
     def iterate(self, value: Value, act: Act, node: cst.CSTNode) -> list[Value] | None:
-        """The elements Dynamo unrolls a `for` over, each with its Source."""
-        if value.kind in (V.LIST, V.TUPLE):
-            self.length_check(value, act, node)
-            if value.items is None:
-                return None
-            return [self._element(value, i, item) for i, item in enumerate(value.items)]
-        if value.kind == V.DICT:
-            self.key_order(value, act, node)
-            return [V.const(k) for k in value.keys] if value.keys is not None else None
-        if value.kind == V.RANGE:
-            return [V.const(i) for i in value.value] if value.known else None
-        if value.kind == V.NN_MODULE and container_kind(value.ref):
-            found = children(value)
-            if found is not None and value.keys is not None:  # a ModuleDict iterates its keys
-                return [V.const(k) for k in value.keys]
-            return found
-        return None
-
-    @staticmethod
-    def _container_item(base: Value, index: Value) -> Value:
-        """`self.layers[0]`, `self.heads['cls']`: the child module with its `_modules` Source."""
-        found = children(base)
-        if found is None or not index.known:
-            return V.unknown()
-        if base.keys is not None:
-            return found[base.keys.index(index.value)] if index.value in base.keys else V.unknown()
-        if isinstance(index.value, int) and -len(found) <= index.value < len(found):
-            return found[index.value]
-        return V.unknown()
-
-    def _element(self, container: Value, index: int, item: Value) -> Value:
-        source = item_source(container.source, index)
-        return item.with_(source=source) if source and item.source is None else item
+        """GET_ITER / FOR_ITER: the elements Dynamo unrolls a `for` over."""
+        return value.unpack_var_sequence(self, act, node)
 
     def getitem(self, base: Value, index: Value, act: Act, node: cst.CSTNode) -> Value:
-        if base.kind == V.TENSOR:
-            self.use(index, act, node)
-            self.frame.graph_ops += 1
-            if index.kind == V.TENSOR and index.pytype == "bool":
-                decision = breaks.decide_boolean_mask(self.settings)
-                if decision.action == "graph-break":
-                    self.graph_break(act, node, decision, "boolean mask")
-            return Value(V.TENSOR)
-        if base.kind == V.NN_MODULE and container_kind(base.ref):
-            return self._container_item(base, index)
-        if base.kind in (V.LIST, V.TUPLE):
-            self.length_check(base, act, node)
-            self.use(index, act, node)
-            if index.kind == V.CONST and isinstance(index.value, int) and base.items is not None:
-                if -len(base.items) <= index.value < len(base.items):
-                    position = index.value % len(base.items)
-                    return self._element(base, position, base.items[position])
-            if index.kind == V.CONST and isinstance(index.value, int) and base.source:
-                return Value(V.UNKNOWN, source=item_source(base.source, index.value), confidence="low")
-            return V.unknown()
-        if base.kind == V.DICT:
-            self.use(index, act, node)
-            if index.known and base.keys is not None and base.items is not None and index.value in base.keys:
-                item = base.items[base.keys.index(index.value)]
-                source = item_source(base.source, index.value)
-                return item.with_(source=source) if source and item.source is None else item
-            return V.unknown()
-        return V.unknown()
+        """BINARY_SUBSCR."""
+        return base.getitem(self, index, act, node)
 
     # names -----------------------------------------------------------------------
     def global_value(self, summary: ModuleSummary, name: str, act: Act | None = None) -> Value:
@@ -1068,8 +1005,8 @@ class Walker:
             return value
         if name in summary.imports:
             return self.dotted_value(summary.imports[name], source)
-        if name in _BUILTIN_NAMES:
-            return Value(V.LIB, ref=name)
+        if name in BUILTIN_NAMES:
+            return Value(V.BUILTIN, ref=name)
         if summary.star_imports:
             self.notes.append(f"`{name}` may come from a star-import; its value is unknown")
         return V.unknown()
@@ -1115,214 +1052,28 @@ class Walker:
             return _resource(self.dotted_value(lit.ref, None), source)
         if lit.kind == V.CALL and lit.ref:
             ref = self.project.qualify(summary, lit.ref)
-            if lit.items is None or not (self.project.klass(ref) or _is_torch_nn_class(ref)):
-                return self.construct(ref, source)
+            if lit.items is None or not (self.project.klass(ref) or is_torch_nn_class(ref)):
+                return self.objects.construct(ref, source)
             args = [self.materialize(a, summary, None, act) for a in lit.items]
             kwargs = {k: self.materialize(a, summary, None, act) for k, a in lit.attrs.items()}
             return self.objects.instantiate(ref, args, kwargs, source)
         return lit.with_(source=source) if lit.kind != V.UNKNOWN else V.unknown()
 
-    def construct(self, callee: str, source: Source | None) -> Value:
-        """`Config()` / `nn.Linear(4, 4)` / `torch.randn(8)` written at module or class level."""
-        found = self.project.klass(callee)
-        if found is not None:
-            summary, cls = found
-            kind = V.NN_MODULE if self.project.is_nn_module(summary, cls) else V.OBJECT
-            ref = f"{summary.module}.{cls.qualname}" if summary.module else cls.qualname
-            return Value(kind, source=source, ref=ref, attrs=self.instance_attrs(summary, cls))
-        if callee in ("int", "float", "bool", "str"):  # a scalar whose value only the run knows
-            return Value(V.CONST, source=source, pytype=callee, confidence="medium")
-        if callee.startswith("torch.nn.") and callee.rpartition(".")[2][:1].isupper():
-            if callee.rpartition(".")[2] in ("Parameter", "Buffer"):
-                return Value(V.TENSOR, source=source)
-            return Value(V.NN_MODULE, source=source, ref=callee)
-        if callee.startswith("torch.") and callee.rpartition(".")[2][:1].islower():
-            return Value(V.TENSOR, source=source)
-        # an instance of a library class: remembered by its class for with-statements and notes,
-        # and by its type (pytype) for method calls
-        return Value(V.UNKNOWN, source=source, ref=callee, pytype=breaks.instance_type(callee), confidence="low")
-
-    def instance_attrs(self, summary: ModuleSummary, cls: ClassSummary) -> dict[str, Value]:
-        attrs: dict[str, Value] = {}
-        for mod, klass in reversed(self.project.mro(summary, cls)):
-            for name, lit in klass.init_attrs.items():
-                attrs[name] = self.materialize(lit, mod, None, None) if lit.kind != V.NAME else V.unknown()
-                attrs[name].confidence = lit.confidence if lit.confidence != "high" else attrs[name].confidence
-            if _is_dataclass(klass):
-                for name, lit in klass.class_attrs.items():
-                    attrs[name] = self.materialize(lit, mod, None, None)
-        return attrs
-
     def getattr(self, base: Value, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
-        if base.kind in (V.OBJECT, V.NN_MODULE) and base.ref and self.project.klass(base.ref):
-            getter = self._property(base, name)
-            if getter is not None and act is not None and isinstance(node, cst.CSTNode):
-                return self.call_user(getter, [], {}, act, node)  # type: ignore[arg-type]
-            return self._instance_attr(base, name)
-        if base.kind == V.CLASS and base.ref:
-            return self._class_attr(base, name)
-        if base.kind == V.NN_MODULE:  # a torch.nn module: parameters are tensors, calls are graph nodes
-            if name in ("weight", "bias"):
-                return Value(V.TENSOR, source=attr_source(base.source, name))
-            return Value(V.LIB, ref=f"{base.ref}.{name}", bound_self=base)
-        if base.kind == V.LIB and base.ref:
-            return self.dotted_value(f"{base.ref}.{name}", None) if self.project.split(base.ref) else Value(
-                V.LIB, ref=f"{base.ref}.{name}")
-        if base.kind == V.TENSOR:
-            if name in ("shape", "dtype", "device", "ndim", "is_cuda", "requires_grad"):
-                return Value(V.CONST if name in ("ndim", "is_cuda", "requires_grad") else V.UNKNOWN)
-            if name in ("T", "mT", "data", "grad", "real", "imag"):
-                return Value(V.TENSOR)
-            return Value(V.LIB, ref=f"Tensor.{name}", bound_self=base)
-        if base.kind == V.UNKNOWN and base.ref and base.pytype:
-            # a method of a library object (`logger.info`, `sched.step`): decided by its type's qualified name
-            return Value(V.UNKNOWN, source=attr_source(base.source, name), ref=f"{base.pytype}.{name}",
-                          bound_self=base, confidence="low")
-        if base.kind == V.UNKNOWN and is_tensor_only_attribute(name, self.settings):
-            # only a tensor answers to this method: Dynamo holds a TensorVariable here
-            return Value(V.LIB, ref=f"Tensor.{name}", bound_self=Value(V.TENSOR, source=base.source))
-        if base.kind == V.DICT and name in ("items", "keys", "values", "get"):
-            return Value(V.LIB, ref=f"dict.{name}", bound_self=base)
-        if base.kind == V.ENUM and name in ("value", "name"):
-            return V.unknown("medium")
-        return V.unknown()
-
-    def _property(self, base: Value, name: str) -> Value | None:
-        """A `@property` of the object's class: reading it calls the getter, which Dynamo inlines."""
-        if name in base.attrs:
-            return None
-        for mod, klass in self.project.mro(*self.project.klass(base.ref or "")):  # type: ignore[misc]
-            if name in klass.methods:
-                getter = mod.functions.get(f"{klass.qualname}.{name}")
-                if getter is None or "property" not in getter.decorators:
-                    return None
-                ref = f"{mod.module}.{klass.qualname}.{name}" if mod.module else f"{klass.qualname}.{name}"
-                return Value(V.FUNC, ref=ref, bound_self=base)
-        return None
-
-    def _instance_attr(self, base: Value, name: str) -> Value:
-        assert base.ref is not None
-        summary, cls = self.project.klass(base.ref)  # type: ignore[misc]
-        is_module = base.kind == V.NN_MODULE
-        if name in base.attrs:
-            value = base.attrs[name]
-            if value.source is not None or base.source is None:
-                return value
-            if value.kind == V.NN_MODULE:
-                return value.with_(source=ModuleChildSource(base.source, name))
-            owner = NNModuleSource(base.source) if is_module and not base.source.is_nn_module() else base.source
-            return value.with_(source=AttrSource(owner, name), owner=base.ref)
-        for mod, klass in self.project.mro(summary, cls):
-            if name in klass.methods:
-                ref = f"{mod.module}.{klass.qualname}.{name}" if mod.module else f"{klass.qualname}.{name}"
-                return Value(V.FUNC, ref=ref, bound_self=base, source=attr_source(base.source, name))
-            if name in klass.class_attrs:
-                value = self.materialize(klass.class_attrs[name], mod, None, None)
-                if base.source and value.kind in (V.CONST, V.LIST, V.TUPLE, V.DICT):
-                    value = value.with_(source=TypeAttrSource(base.source, name))
-                return value
-        if is_module and name in _MODULE_METHODS:
-            return Value(V.LIB, ref=f"torch.nn.Module.{name}", bound_self=base)
-        return Value(V.UNKNOWN, source=attr_source(base.source, name), confidence="low")
-
-    def _class_attr(self, base: Value, name: str) -> Value:
-        found = self.project.klass(base.ref or "")
-        if found is None:
-            return V.unknown()
-        summary, cls = found
-        if any(b.startswith("enum.") or b in ("Enum", "IntEnum") for b in self.project.external_bases(summary, cls)):
-            return Value(V.ENUM, value=f"{cls.qualname}.{name}")
-        for mod, klass in self.project.mro(summary, cls):
-            if name in klass.methods:
-                ref = f"{mod.module}.{klass.qualname}.{name}" if mod.module else f"{klass.qualname}.{name}"
-                return Value(V.FUNC, ref=ref)
-            if name in klass.class_attrs:
-                return self.materialize(klass.class_attrs[name], mod, attr_source(base.source, name), None)
-        return V.unknown()
+        """LOAD_ATTR."""
+        return base.var_getattr(self, name, act, node)
 
     def lib_name(self, value: Value) -> str | None:
-        if value.kind == V.LIB or (value.kind == V.UNKNOWN and value.ref and not value.ref.startswith("loop:")):
+        if value.kind in (V.LIB, V.BUILTIN) or (value.kind == V.UNKNOWN and value.ref and not value.ref.startswith("loop:")):
             return value.ref
         return None
 
     # calls -------------------------------------------------------------------------
     def call(self, func: Value, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
-        if func.kind == V.FUNC and func.ref:
-            return self.call_user(func, args, kwargs, act, node)
-        if func.kind == V.CLASS and func.ref:
-            return self.instantiate(func.ref, args, kwargs, act, node)
-        if func.kind == V.NN_MODULE:
-            return self.call_module(func, args, kwargs, act, node)
-        if func.kind == V.OBJECT and func.ref:
-            call = self._instance_attr(func, "__call__")
-            if call.kind == V.FUNC:
-                return self.call_user(call, args, kwargs, act, node)
-        if func.kind == V.LIB and func.ref and func.bound_self is not None and func.bound_self.kind == V.NN_MODULE \
-                and func.ref.rpartition(".")[2] in _MODULE_METHODS:
-            return self.module_method(func, args, act, node)
-        if func.kind == V.LIB and func.ref and _is_torch_nn_class(func.ref):
-            return self.objects.instantiate(func.ref, args, kwargs, None)
-        if func.kind == V.LIB and func.ref:
-            return self.call_library(func, args, kwargs, act, node)
-        if func.kind == V.UNKNOWN and func.ref and func.bound_self is not None:
-            return self.call_library(func, args, kwargs, act, node)
-        return V.unknown()
+        """CALL: the callee's VariableTracker decides (inline, graph node, break, construction)."""
+        return func.call_function(self, args, kwargs, act, node)
 
-    def call_library(self, func: Value, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
-        name = func.ref or ""
-        receiver = func.bound_self
-        if name in _COMPILING_CHECKS:
-            return V.const(not self.eager)  # Dynamo answers True while it traces (a constant, no guard)
-        if name in _CONTROL_FLOW and not self.eager:
-            return self._control_flow(name, args, act, node)
-        if self.eager and name in _COMPILERS:
-            target = args[0] if args else V.unknown()
-            self._compiles(target, kwargs, act, node)
-            return target  # torch.compile(fn) calls fn: its calls are recorded
-        if receiver is not None and receiver.kind == V.TENSOR:
-            decision = breaks.decide_tensor_method(name.removeprefix("Tensor."), self.settings)
-        elif receiver is not None and receiver.kind == V.DICT:
-            return self._dict_method(receiver, name.rpartition(".")[2], args, act, node)
-        elif name in _BUILTIN_NAMES:
-            return self.call_builtin(name, args, kwargs, act, node)
-        else:
-            tensors = any(a.kind == V.TENSOR for a in [*args, *kwargs.values()])
-            decision = breaks.decide_function(name, self.settings, tensor_args=tensors)
-        if decision.action == "graph-break":
-            for value in args + list(kwargs.values()):
-                self.use(value, act, node)
-            frame = self.frame
-            self.graph_break(act, node, decision, name)
-            if self.frame is not frame and name.rpartition(".")[2] in _SCALAR_READS:
-                # the call ran eagerly before the resume function, which receives its result on the
-                # stack: a Python number Dynamo guards there by value (`___stack0 == 1.96`)
-                return Value(V.CONST, source=LocalSource("___stack0"), pytype=_SCALAR_READS[name.rpartition(".")[2]],
-                             confidence="medium")
-            return V.unknown()
-        if decision.action == "inline":
-            found = self.project.function(name)
-            if found is not None:
-                return self.call_user(Value(V.FUNC, ref=name), args, kwargs, act, node)
-            return self._instance(name, receiver)
-        for value in args + list(kwargs.values()):
-            self.use(value, act, node)
-            if value.kind in (V.LIST, V.TUPLE):
-                self.length_check(value, act, node)
-        if decision.action == "graph-node":
-            self.frame.graph_ops += 1
-            for value in [*args, *kwargs.values()]:
-                if value.kind == V.CONST and value.pytype == "float":
-                    # a float handed to an op as a Python scalar (`alpha=-lr`, F.dropout's `p`): the
-                    # compiler specializes it, so each new value recompiles (measured under Inductor)
-                    self.frame.specialized.update(_origins(value))
-            if name.endswith((".size", ".dim", ".numel", "Tensor.size", "Tensor.dim")):
-                return Value(V.CONST, pytype="int")
-            return Value(V.TENSOR)
-        if decision.variable_tracker == "DataPtrVariable":
-            return Value(V.UNKNOWN, ref=_DATA_PTR, confidence="medium")
-        return self._instance(name, receiver)
-
-    def _compiles(self, target: Value, kwargs: dict[str, Value], act: Act, node: cst.CSTNode) -> None:
+    def compiles(self, target: Value, kwargs: dict[str, Value], act: Act, node: cst.CSTNode) -> None:
         """Eager code compiles `target` (`torch.compile(model)`, `torch.compile(mod.f)`, `model.compile()`):
         the code object Dynamo will trace is an entry, and its later calls are recorded."""
         key = self.compiled_key(target)
@@ -1335,7 +1086,7 @@ class Walker:
     def compiled_key(self, target: Value) -> tuple[str, str] | None:
         """(display, qualname) of the function Dynamo traces when `target` is compiled."""
         if target.kind == V.NN_MODULE and target.ref:
-            target = self._instance_attr(target, "forward") if self.project.klass(target.ref) else V.unknown()
+            target = target.instance_attr(self, "forward") if self.project.klass(target.ref) else V.unknown()
         if target.kind != V.FUNC or not target.ref or target.ref.startswith("local:"):
             return None
         found = self._function_node(target)
@@ -1343,205 +1094,19 @@ class Walker:
             return None
         return found[0].summary.display, found[4]
 
-    def _control_flow(self, name: str, args: list[Value], act: Act, node: cst.Call) -> Value:
+    def control_flow(self, op: str, args: list[Value], act: Act, node: cst.Call) -> Value:
         """`torch.cond(pred, true_fn, false_fn, operands)` traces both branches, `map(body, xs, *args)`
         its body once per slice: each function is inlined into a subgraph."""
         for value in args[:1]:
             self.use(value, act, node)
-        if _CONTROL_FLOW[name] == "cond" and len(args) >= 3:
+        if op == "cond" and len(args) >= 3:
             operands = self.iterate(args[3], act, node) if len(args) > 3 else []
             for branch in args[1:3]:
                 self.call(branch, list(operands or []), {}, act, node)
-        elif _CONTROL_FLOW[name] == "map" and len(args) >= 2:
+        elif op == "map" and len(args) >= 2:
             self.call(args[0], [Value(V.TENSOR), *args[2:]], {}, act, node)
         self.frame.graph_ops += 1
         return Value(V.TENSOR)
-
-    def _instance(self, name: str, receiver: Value | None) -> Value:
-        """What a library call returns: an object of a known type (`logging.getLogger(...)`) or unknown."""
-        instance = breaks.instance_type(name) if receiver is None else None
-        return Value(V.UNKNOWN, ref=name, pytype=instance, confidence="low") if instance else V.unknown()
-
-    def _dict_method(self, receiver: Value, method: str, args: list[Value], act: Act, node: cst.Call) -> Value:
-        keys, items = receiver.keys, receiver.items
-        if keys is None or items is None:
-            return V.unknown()
-        if method in ("keys", "values", "items"):
-            self.key_order(receiver, act, node)
-            wrapped = items  # reached through the keys view: no Source of their own (measured)
-        else:
-            wrapped = [i.with_(source=item_source(receiver.source, k)) if receiver.source and i.source is None
-                       else i for k, i in zip(keys, items)]
-        if method == "keys":
-            return Value(V.LIST, items=[V.const(k) for k in keys])
-        if method == "values":
-            return Value(V.LIST, items=wrapped)
-        if method == "items":
-            return Value(V.LIST, items=[Value(V.TUPLE, items=[V.const(k), w]) for k, w in zip(keys, wrapped)])
-        if method == "get" and args and args[0].known:
-            return wrapped[keys.index(args[0].value)] if args[0].value in keys else (args[1] if len(args) > 1 else V.const(None))
-        return V.unknown()
-
-    def call_builtin(self, name: str, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
-        tensors = any(a.kind == V.TENSOR for a in [*args, *kwargs.values()])
-        decision = breaks.decide_builtin(name, self.settings, tensor_args=tensors)
-        if decision.action == "graph-break":
-            self.graph_break(act, node, decision, name)
-            return V.unknown()
-        if name == "len" and args:
-            target = args[0]
-            if target.kind in (V.LIST, V.TUPLE):
-                self.length_check(target, act, node)
-                return V.const(len(target.items)) if target.items is not None else Value(V.CONST, pytype="int")
-            if target.kind == V.TENSOR:
-                return Value(V.CONST, pytype="int")
-            return Value(V.CONST, pytype="int")
-        if name == "range":
-            for value in args:
-                self.use(value, act, node)
-            if all(a.kind == V.CONST and a.known and isinstance(a.value, int) for a in args) and args:
-                return Value(V.RANGE, value=range(*[a.value for a in args]))
-            return Value(V.RANGE)
-        if name in ("enumerate", "zip", "reversed", "list", "tuple", "sorted"):
-            return self._sequence_builtin(name, args, act, node)
-        if name == "isinstance":
-            return Value(V.CONST, pytype="bool")
-        if name == "dict":
-            return _dict_of(args, kwargs)
-        if name in ("getattr", "setattr", "hasattr", "exec", "eval", "globals", "vars"):
-            self.notes.append(f"`{name}(...)` at {act.display}:{act.parsed.line(node)}: dynamic attribute access, "
-                              "the values it touches are unknown to the static pass")
-            return V.unknown()
-        if any(a.kind == V.TENSOR for a in args):
-            self.frame.graph_ops += 1
-            return Value(V.TENSOR) if name in ("abs", "min", "max", "sum", "pow") else V.unknown()
-        for value in args:
-            self.use(value, act, node)
-            if value.kind in (V.LIST, V.TUPLE):
-                self.length_check(value, act, node)
-        fn = _PURE_BUILTINS.get(name)
-        if fn is not None and args and all(a.kind == V.CONST and a.known for a in args):
-            return _compute(fn, *[a.value for a in args])
-        if name == "sum" and args and args[0].kind in (V.LIST, V.TUPLE) and args[0].items is not None:
-            if any(i.kind == V.TENSOR for i in args[0].items):
-                return Value(V.TENSOR)
-            if all(i.kind == V.CONST and i.known for i in args[0].items):
-                return _compute(sum, [i.value for i in args[0].items])
-        return Value(V.CONST) if name in _PURE_BUILTINS else V.unknown()
-
-    def _sequence_builtin(self, name: str, args: list[Value], act: Act, node: cst.Call) -> Value:
-        seqs = [self.iterate(a, act, node) for a in args]
-        if any(s is None for s in seqs) or not seqs:
-            return Value(V.LIST)
-        first = seqs[0] or []
-        if name == "enumerate":
-            return Value(V.LIST, items=[Value(V.TUPLE, items=[V.const(i), v]) for i, v in enumerate(first)])
-        if name == "zip":
-            return Value(V.LIST, items=[Value(V.TUPLE, items=list(group)) for group in zip(*seqs)])  # type: ignore[arg-type]
-        if name == "reversed":
-            return Value(V.LIST, items=list(reversed(first)))
-        return Value(V.LIST if name != "tuple" else V.TUPLE, items=list(first))
-
-    def instantiate(self, ref: str, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
-        """A class called in the frame. A plain object's `__init__` is traced (inlined, its
-        reads guarded); an nn.Module's is built as the object model builds it."""
-        found = self.project.klass(ref)
-        if found is None or self.project.is_nn_module(*found):
-            return self.objects.instantiate(ref, args, kwargs, None)
-        summary, cls = found
-        value = Value(V.OBJECT, ref=f"{summary.module}.{cls.qualname}" if summary.module else cls.qualname,
-                      attrs=self.instance_attrs(summary, cls))
-        init = self._init_of(summary, cls)
-        if init is not None:
-            self.call_user(Value(V.FUNC, ref=init, bound_self=value), args, kwargs, act, node)
-        elif _is_dataclass(cls):
-            self._dataclass_fields(value, cls, args, kwargs)
-        return value
-
-    def _init_of(self, summary: ModuleSummary, cls: ClassSummary) -> str | None:
-        for mod, klass in self.project.mro(summary, cls):
-            if "__init__" in klass.methods:
-                return f"{mod.module}.{klass.qualname}.__init__" if mod.module else f"{klass.qualname}.__init__"
-        return None
-
-    @staticmethod
-    def _dataclass_fields(value: Value, cls: ClassSummary, args: list[Value], kwargs: dict[str, Value]) -> None:
-        for name, arg in [*zip(cls.class_attrs, args), *kwargs.items()]:
-            value.attrs[name] = arg.with_(source=None)
-
-    def run_init(self, value: Value, summary: ModuleSummary, cls: ClassSummary, args: list[Value],
-                 kwargs: dict[str, Value]) -> None:
-        """`__init__` of an object built outside the traced frame, walked in construction
-        mode: its stores fill `value.attrs`; no guard, break or graph op is recorded."""
-        init = self._init_of(summary, cls)
-        if init is None:
-            if _is_dataclass(cls):
-                self._dataclass_fields(value, cls, args, kwargs)
-            return
-        parsed = self.project.parsed(summary.display)
-        node = parsed.classes.get(cls.qualname) if parsed is not None else None
-        if parsed is None or node is None:
-            return
-        self.eager += 1
-        graph_ops = self.frame.graph_ops
-        try:
-            self.call_user(Value(V.FUNC, ref=init, bound_self=value), args, dict(kwargs),
-                           Act(parsed, cls.qualname, {}), node)
-        except WalkAborted[:-1]:  # not TooComplex: the entry's own budget still applies
-            pass
-        finally:
-            self.eager -= 1
-            self.frame.graph_ops = graph_ops
-
-    def call_module(self, module: Value, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
-        """`self.block(x)`: nn.Module.__call__ runs `forward`, which Dynamo inlines, torch.nn's
-        built-ins included (inline_inbuilt_nn_modules)."""
-        if container_kind(module.ref) == "Sequential":
-            found = children(module)
-            if found is not None and args:
-                out = args[0]
-                for layer in found:
-                    out = self.call(layer, [out], {}, act, node)
-                return out
-        if module.ref and self.project.klass(module.ref):
-            forward = self._instance_attr(module, "forward")
-            if forward.kind == V.FUNC:
-                return self.call_user(forward, args, kwargs, act, node)
-        for value in args:
-            self.use(value, act, node)
-        self.frame.graph_ops += 1
-        return Value(V.TENSOR)
-
-    def module_method(self, func: Value, args: list[Value], act: Act, node: cst.Call) -> Value:
-        """nn.Module's own methods that build the module tree (`register_buffer`, `add_module`,
-        `ModuleList.append`, ...): they change `_modules` / attributes, not the graph."""
-        owner, method = func.bound_self, (func.ref or "").rpartition(".")[2]
-        assert owner is not None
-        named = args[0].value if args and args[0].known and isinstance(args[0].value, str) else None
-        if method in ("register_buffer", "register_parameter", "add_module", "register_module"):
-            if named is not None and len(args) > 1:
-                owner.attrs[named] = args[1].with_(source=None)
-        elif method in ("append", "extend", "insert") and owner.items is not None:
-            if method == "append" and args:
-                owner.items = [*owner.items, args[0]]
-            elif method == "extend" and args and args[0].kind in (V.LIST, V.TUPLE, V.NN_MODULE):
-                owner.items = [*owner.items, *args[0].items] if args[0].items is not None else None
-            else:
-                owner.items = None
-        elif method == "update" and owner.keys is not None and args and args[0].kind == V.DICT:
-            if args[0].keys is not None and args[0].items is not None and owner.items is not None:
-                owner.keys, owner.items = [*owner.keys, *args[0].keys], [*owner.items, *args[0].items]
-        elif method in ("keys", "values", "items") and owner.keys is not None:
-            found = children(owner) or []
-            keys = [V.const(k) for k in owner.keys]
-            pairs = {"keys": keys, "values": found,
-                     "items": [Value(V.TUPLE, items=[k, v]) for k, v in zip(keys, found)]}
-            return Value(V.LIST, items=pairs[method])
-        elif method == "children" and owner.items is not None:
-            return Value(V.LIST, items=children(owner))
-        elif method == "compile" and self.eager:
-            self._compiles(owner, {}, act, node)
-        return V.const(None) if method not in ("keys", "values", "items", "children") else V.unknown()
 
     def call_user(self, func: Value, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
         """Inline a function of the project: Dynamo's InliningInstructionTranslator."""
@@ -1710,90 +1275,12 @@ class Walker:
         return self.materialize(literal(node, parsed.summary.imports), parsed.summary, source, None)
 
 
-# Methods lists, dicts and strings share with torch.Tensor: they say nothing about the receiver.
-_SHARED_METHODS = frozenset({
-    "index", "count", "copy", "sort", "append", "extend", "pop", "get", "items", "keys", "values", "update",
-    "split", "format", "join", "replace", "strip", "startswith", "endswith", "lower", "upper", "clear",
-    "insert", "remove", "reverse", "add", "sub", "mul", "div", "real", "imag", "conjugate", "is_integer",
-    "__call__", "forward", "to_bytes", "bit_length", "hex", "fromhex", "as_integer_ratio",
-})
-
-
-def is_tensor_only_attribute(name: str, settings: DynamoSettings) -> bool:
-    if name in _SHARED_METHODS or name.startswith("_"):
-        return False
-    return breaks.decide_tensor_method(name, settings).action != "unknown"
-
-
 _MUTABLE = (V.OBJECT, V.NN_MODULE, V.LIST, V.DICT)
 _READS = (cst.Name, cst.Attribute, cst.Subscript)  # expressions that read a value from outside
-# Tensor methods that break the graph and hand the resume function a Python number.
-_SCALAR_READS = {"item": "float"}
-# Higher-order ops whose function arguments Dynamo traces as subgraphs.
-_CONTROL_FLOW = {
-    "torch.cond": "cond", "torch._higher_order_ops.cond.cond": "cond", "torch._higher_order_ops.cond": "cond",
-    "functorch.experimental.control_flow.cond": "cond", "torch._higher_order_ops.map.map": "map",
-    "functorch.experimental.control_flow.map": "map",
-}
-_COMPILERS = frozenset({"torch.compile", "torch.compiler.compile"})
-# nn.Module's methods that build the module tree (see Walker.module_method).
-_MODULE_METHODS = frozenset({"register_buffer", "register_parameter", "add_module", "register_module", "append",
-                             "extend", "insert", "update", "keys", "values", "items", "children", "compile"})
-
-
-def _is_torch_nn_class(ref: str) -> bool:
-    """`torch.nn.Linear`, `torch.nn.modules.linear.Linear`: a built-in module class (not a function
-    such as `torch.nn.functional.relu`, nor Parameter/Buffer, which are tensors)."""
-    name = ref.rpartition(".")[2]
-    return (ref.startswith("torch.nn.") and not ref.startswith(("torch.nn.functional.", "torch.nn.init."))
-            and name[:1].isupper() and name not in ("Parameter", "Buffer", "Module"))
-
-
-# "Am I being compiled?" checks: Dynamo traces each as the constant True.
-_COMPILING_CHECKS = frozenset({
-    "torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling", "torch._dynamo.is_compiling",
-    "torch._utils.is_compiling", "torch._dynamo.external_utils.is_compiling",
-})
-_DATA_PTR = "<data_ptr>"  # the ref of a DataPtrVariable (`t.data_ptr()`)
 
 
 class _Unrolled(Exception):
     """A comprehension over a sequence of unknown length."""
-
-
-_BUILTIN_NAMES = frozenset({
-    "len", "range", "print", "int", "float", "bool", "str", "abs", "min", "max", "round", "sum", "isinstance",
-    "enumerate", "zip", "reversed", "list", "tuple", "sorted", "getattr", "setattr", "hasattr", "exec", "eval",
-    "globals", "vars", "input", "open", "id", "hash", "type", "super", "all", "any", "map", "filter", "iter", "next",
-    "dict", "set", "frozenset", "repr", "format", "divmod", "pow", "callable", "issubclass", "object",
-})
-
-
-def _is_dataclass(cls: ClassSummary) -> bool:
-    return any(d.split(".")[-1] == "dataclass" for d in cls.decorators)
-
-
-def _origins(*values: Value) -> tuple[Source, ...]:
-    """The Sources a computed number comes from: its own, or its operands'."""
-    found: list[Source] = []
-    for value in values:
-        found += [value.source] if value.source is not None else list(value.origins)
-    return tuple(dict.fromkeys(found))
-
-
-def _dict_of(args: list[Value], kwargs: dict[str, Value]) -> Value:
-    """`dict()`, `dict(lr=0.1)`, `dict(base, lr=0.1)`: a dict of known keys when the walk knows them."""
-    base = args[0] if args else Value(V.DICT, keys=[], items=[])
-    if base.kind != V.DICT or base.keys is None or base.items is None or len(args) > 1:
-        return V.unknown()
-    keys, items = list(base.keys), list(base.items)
-    for key, value in kwargs.items():
-        if key in keys:
-            items[keys.index(key)] = value
-        else:
-            keys.append(key)
-            items.append(value)
-    return Value(V.DICT, keys=keys, items=items)
 
 
 def _identity(left: Value, right: Value) -> bool | None:
@@ -1806,14 +1293,6 @@ def _identity(left: Value, right: Value) -> bool | None:
         if const.known and const.value is None and other.kind in (V.TENSOR, V.OBJECT, V.NN_MODULE, V.LIST, V.TUPLE):
             return False
     return None
-
-
-def _compute(fn: Any, *args: Any) -> Value:
-    try:
-        result = fn(*args)
-    except Exception:  # noqa: BLE001 - Python itself would raise here; the walk just stops knowing
-        return V.unknown()
-    return V.const(result) if type(result) in V.SCALAR_TYPES else V.unknown()
 
 
 def _result_type(left: str | None, right: str | None) -> str | None:

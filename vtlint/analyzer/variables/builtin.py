@@ -1,0 +1,104 @@
+"""BuiltinVariable: Python's builtins (`len`, `range`, `isinstance`, `zip`, ...), computed on
+known constants as Dynamo does, guarding what they read."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from vtlint.analyzer import breaks
+from vtlint.analyzer import values as V
+from vtlint.analyzer.values import Value
+from vtlint.analyzer.variables.dicts import dict_of
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from vtlint.analyzer.walk import Act, Walker
+
+BUILTIN_NAMES = frozenset({
+    "len", "range", "print", "int", "float", "bool", "str", "abs", "min", "max", "round", "sum", "isinstance",
+    "enumerate", "zip", "reversed", "list", "tuple", "sorted", "getattr", "setattr", "hasattr", "exec", "eval",
+    "globals", "vars", "input", "open", "id", "hash", "type", "super", "all", "any", "map", "filter", "iter", "next",
+    "dict", "set", "frozenset", "repr", "format", "divmod", "pow", "callable", "issubclass", "object",
+})
+# Builtins whose result on known constants the walk can compute.
+PURE_BUILTINS = {"int": int, "float": float, "bool": bool, "str": str, "abs": abs, "min": min, "max": max,
+                 "round": round, "len": len}
+_SEQUENCES = frozenset({"enumerate", "zip", "reversed", "list", "tuple", "sorted"})
+_DYNAMIC_ACCESS = frozenset({"getattr", "setattr", "hasattr", "exec", "eval", "globals", "vars"})
+
+
+class BuiltinVariable(Value):
+    tracks = (V.BUILTIN,)
+
+    def truth(self, tx: Walker, act: Act, node: cst.CSTNode, construct: str) -> bool | None:
+        return True
+
+    def call_function(self, tx: Walker, args: list[Value], kwargs: dict[str, Value], act: Act,
+                      node: cst.Call) -> Value:
+        name = self.ref or ""
+        tensors = any(a.kind == V.TENSOR for a in [*args, *kwargs.values()])
+        decision = breaks.decide_builtin(name, tx.settings, tensor_args=tensors)
+        if decision.action == "graph-break":
+            tx.graph_break(act, node, decision, name)
+            return V.unknown()
+        if name == "len" and args:
+            return _len(tx, args[0], act, node)
+        if name == "range":
+            return _range(tx, args, act, node)
+        if name in _SEQUENCES:
+            return _sequence(tx, name, args, act, node)
+        if name == "isinstance":
+            return Value(V.CONST, pytype="bool")
+        if name == "dict":
+            return dict_of(args, kwargs)
+        if name in _DYNAMIC_ACCESS:
+            tx.notes.append(f"`{name}(...)` at {act.display}:{act.parsed.line(node)}: dynamic attribute access, "
+                            "the values it touches are unknown to the static pass")
+            return V.unknown()
+        if tensors:
+            tx.frame.graph_ops += 1
+            return Value(V.TENSOR) if name in ("abs", "min", "max", "sum", "pow") else V.unknown()
+        for value in args:
+            tx.use(value, act, node)
+            if value.kind in (V.LIST, V.TUPLE):
+                tx.length_check(value, act, node)
+        fn = PURE_BUILTINS.get(name)
+        if fn is not None and args and all(a.kind == V.CONST and a.known for a in args):
+            return V.compute(fn, *[a.value for a in args])
+        if name == "sum" and args and args[0].kind in (V.LIST, V.TUPLE) and args[0].items is not None:
+            if any(i.kind == V.TENSOR for i in args[0].items):
+                return Value(V.TENSOR)
+            if all(i.kind == V.CONST and i.known for i in args[0].items):
+                return V.compute(sum, [i.value for i in args[0].items])
+        return Value(V.CONST) if name in PURE_BUILTINS else V.unknown()
+
+
+def _len(tx: Walker, target: Value, act: Act, node: cst.CSTNode) -> Value:
+    if target.kind in (V.LIST, V.TUPLE):
+        tx.length_check(target, act, node)
+        if target.items is not None:
+            return V.const(len(target.items))
+    return Value(V.CONST, pytype="int")
+
+
+def _range(tx: Walker, args: list[Value], act: Act, node: cst.CSTNode) -> Value:
+    for value in args:
+        tx.use(value, act, node)
+    if args and all(a.kind == V.CONST and a.known and isinstance(a.value, int) for a in args):
+        return Value(V.RANGE, value=range(*[a.value for a in args]))
+    return Value(V.RANGE)
+
+
+def _sequence(tx: Walker, name: str, args: list[Value], act: Act, node: cst.CSTNode) -> Value:
+    seqs = [a.unpack_var_sequence(tx, act, node) for a in args]
+    if not seqs or any(s is None for s in seqs):
+        return Value(V.LIST)
+    first: list[Any] = seqs[0] or []
+    if name == "enumerate":
+        return Value(V.LIST, items=[Value(V.TUPLE, items=[V.const(i), v]) for i, v in enumerate(first)])
+    if name == "zip":
+        return Value(V.LIST, items=[Value(V.TUPLE, items=list(group)) for group in zip(*seqs)])  # type: ignore[arg-type]
+    if name == "reversed":
+        return Value(V.LIST, items=list(reversed(first)))
+    return Value(V.LIST if name != "tuple" else V.TUPLE, items=list(first))

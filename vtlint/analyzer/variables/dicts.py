@@ -1,0 +1,76 @@
+"""ConstDictVariable: a dict of constant keys; iterating guards its key order, reading a key its value."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from vtlint.analyzer import values as V
+from vtlint.analyzer.sources import item_source
+from vtlint.analyzer.values import Value
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from vtlint.analyzer.walk import Act, Walker
+
+METHODS = frozenset({"items", "keys", "values", "get"})
+
+
+class ConstDictVariable(Value):
+    tracks = (V.DICT,)
+
+    def truth(self, tx: Walker, act: Act, node: cst.CSTNode, construct: str) -> bool | None:
+        tx.length_check(self, act, node)
+        return bool(self.items) if self.items is not None else None
+
+    def unpack_var_sequence(self, tx: Walker, act: Act, node: cst.CSTNode) -> list[Value] | None:
+        tx.key_order(self, act, node)
+        return [V.const(k) for k in self.keys] if self.keys is not None else None
+
+    def getitem(self, tx: Walker, index: Value, act: Act, node: cst.CSTNode) -> Value:
+        tx.use(index, act, node)
+        if index.known and self.keys is not None and self.items is not None and index.value in self.keys:
+            item = self.items[self.keys.index(index.value)]
+            source = item_source(self.source, index.value)
+            return item.with_(source=source) if source and item.source is None else item
+        return V.unknown()
+
+    def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
+        return Value(V.LIB, ref=f"dict.{name}", bound_self=self) if name in METHODS else V.unknown()
+
+    def call_method(self, tx: Walker, method: str, args: list[Value], act: Act, node: cst.Call) -> Value:
+        keys, items = self.keys, self.items
+        if keys is None or items is None:
+            return V.unknown()
+        if method in ("keys", "values", "items"):
+            tx.key_order(self, act, node)
+        # each value is read by its key, `L['weights']['a']`, whichever way it is reached (the guard
+        # tree's ValueManager of each KeyValueManager pair)
+        wrapped = [i.with_(source=item_source(self.source, k)) if self.source and i.source is None
+                   else i for k, i in zip(keys, items)]
+        if method == "keys":
+            return Value(V.LIST, items=[V.const(k) for k in keys])
+        if method == "values":
+            return Value(V.LIST, items=wrapped)
+        if method == "items":
+            return Value(V.LIST, items=[Value(V.TUPLE, items=[V.const(k), w]) for k, w in zip(keys, wrapped)])
+        if method == "get" and args and args[0].known:
+            if args[0].value in keys:
+                return wrapped[keys.index(args[0].value)]
+            return args[1] if len(args) > 1 else V.const(None)
+        return V.unknown()
+
+
+def dict_of(args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """`dict()`, `dict(lr=0.1)`, `dict(base, lr=0.1)`: a dict of known keys when the walk knows them."""
+    base = args[0] if args else Value(V.DICT, keys=[], items=[])
+    if base.kind != V.DICT or base.keys is None or base.items is None or len(args) > 1:
+        return V.unknown()
+    keys, items = list(base.keys), list(base.items)
+    for key, value in kwargs.items():
+        if key in keys:
+            items[keys.index(key)] = value
+        else:
+            keys.append(key)
+            items.append(value)
+    return Value(V.DICT, keys=keys, items=items)

@@ -1,0 +1,127 @@
+"""LibraryValue: a dotted name outside the project (`torch.sin`, `time.time`, `F.dropout`, a
+module, a method of a library object). Calling it asks the installed torch's trace_rules
+(through `breaks`, the one gate) whether Dynamo puts it in the graph, inlines it, or breaks."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from vtlint.analyzer import breaks
+from vtlint.analyzer import values as V
+from vtlint.analyzer.sources import LocalSource
+from vtlint.analyzer.values import Value
+from vtlint.analyzer.variables.user_defined import MODULE_METHODS
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from vtlint.analyzer.walk import Act, Walker
+
+# "Am I being compiled?" checks: Dynamo traces each as the constant True.
+COMPILING_CHECKS = frozenset({
+    "torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling", "torch._dynamo.is_compiling",
+    "torch._utils.is_compiling", "torch._dynamo.external_utils.is_compiling",
+})
+COMPILERS = frozenset({"torch.compile", "torch.compiler.compile"})
+# Higher-order ops whose function arguments Dynamo traces as subgraphs.
+CONTROL_FLOW = {
+    "torch.cond": "cond", "torch._higher_order_ops.cond.cond": "cond", "torch._higher_order_ops.cond": "cond",
+    "functorch.experimental.control_flow.cond": "cond", "torch._higher_order_ops.map.map": "map",
+    "functorch.experimental.control_flow.map": "map",
+}
+# Tensor methods that break the graph and hand the resume function a Python number.
+SCALAR_READS = {"item": "float"}
+DATA_PTR = "<data_ptr>"  # the ref of a DataPtrVariable (`t.data_ptr()`)
+
+
+class LibraryVariable(Value):
+    tracks = (V.LIB,)
+
+    def truth(self, tx: Walker, act: Act, node: cst.CSTNode, construct: str) -> bool | None:
+        return True
+
+    def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
+        if self.ref and tx.project.split(self.ref):  # a package read from disk: its own value
+            return tx.dotted_value(f"{self.ref}.{name}", None)
+        return Value(V.LIB, ref=f"{self.ref}.{name}")
+
+    def call_function(self, tx: Walker, args: list[Value], kwargs: dict[str, Value], act: Act,
+                      node: cst.Call) -> Value:
+        if not self.ref:
+            return V.unknown()
+        receiver = self.bound_self
+        if receiver is not None and receiver.kind == V.NN_MODULE and self.ref.rpartition(".")[2] in MODULE_METHODS:
+            return receiver.call_method(tx, self.ref.rpartition(".")[2], args, act, node)  # type: ignore[attr-defined]
+        if is_torch_nn_class(self.ref):
+            return tx.objects.instantiate(self.ref, args, kwargs, None)
+        return call_library(tx, self, args, kwargs, act, node)
+
+
+def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, Value], act: Act,
+                 node: cst.Call) -> Value:
+    """A call outside the project, decided by trace_rules: a graph node, an inlined function, a
+    graph break (its resume frame gets the result), or an opaque value."""
+    name = func.ref or ""
+    receiver = func.bound_self
+    if name in COMPILING_CHECKS:
+        return V.const(not tx.eager)  # Dynamo answers True while it traces (a constant, no guard)
+    if name in CONTROL_FLOW and not tx.eager:
+        return tx.control_flow(CONTROL_FLOW[name], args, act, node)
+    if tx.eager and name in COMPILERS:
+        target = args[0] if args else V.unknown()
+        tx.compiles(target, kwargs, act, node)
+        return target  # torch.compile(fn) calls fn: its calls are recorded
+    if receiver is not None and receiver.kind == V.DICT:
+        return receiver.call_method(tx, name.rpartition(".")[2], args, act, node)  # type: ignore[attr-defined]
+    if receiver is not None and receiver.kind == V.TENSOR:
+        decision = breaks.decide_tensor_method(name.removeprefix("Tensor."), tx.settings)
+    else:
+        tensors = any(a.kind == V.TENSOR for a in [*args, *kwargs.values()])
+        decision = breaks.decide_function(name, tx.settings, tensor_args=tensors)
+    if decision.action == "graph-break":
+        for value in args + list(kwargs.values()):
+            tx.use(value, act, node)
+        frame = tx.frame
+        tx.graph_break(act, node, decision, name)
+        if tx.frame is not frame and name.rpartition(".")[2] in SCALAR_READS:
+            # the call ran eagerly before the resume function, which receives its result on the
+            # stack: a Python number Dynamo guards there by value (`___stack0 == 1.96`)
+            return Value(V.CONST, source=LocalSource("___stack0"), pytype=SCALAR_READS[name.rpartition(".")[2]],
+                         confidence="medium")
+        return V.unknown()
+    if decision.action == "inline":
+        if tx.project.function(name) is not None:
+            return tx.call_user(Value(V.FUNC, ref=name), args, kwargs, act, node)
+        return instance_of(name, receiver)
+    for value in args + list(kwargs.values()):
+        tx.use(value, act, node)
+        if value.kind in (V.LIST, V.TUPLE):
+            tx.length_check(value, act, node)
+    if decision.action == "graph-node":
+        tx.frame.graph_ops += 1
+        for value in [*args, *kwargs.values()]:
+            if value.kind == V.CONST and value.pytype == "float":
+                # a float handed to an op as a Python scalar (`alpha=-lr`, F.dropout's `p`): the
+                # compiler specializes it, so each new value recompiles (measured under Inductor)
+                tx.frame.specialized.update(V.origins(value))
+        if name.endswith((".size", ".dim", ".numel", "Tensor.size", "Tensor.dim")):
+            return Value(V.CONST, pytype="int")
+        return Value(V.TENSOR)
+    if decision.variable_tracker == "DataPtrVariable":
+        return Value(V.UNKNOWN, ref=DATA_PTR, confidence="medium")
+    return instance_of(name, receiver)
+
+
+def instance_of(name: str, receiver: Value | None) -> Value:
+    """What a library call returns: an object of a known type (`logging.getLogger(...)`) or unknown."""
+    instance = breaks.instance_type(name) if receiver is None else None
+    return Value(V.UNKNOWN, ref=name, pytype=instance, confidence="low") if instance else V.unknown()
+
+
+def is_torch_nn_class(ref: str) -> bool:
+    """`torch.nn.Linear`, `torch.nn.modules.linear.Linear`: a built-in module class (not a function
+    such as `torch.nn.functional.relu`, nor Parameter/Buffer, which are tensors)."""
+    name = ref.rpartition(".")[2]
+    return (ref.startswith("torch.nn.") and not ref.startswith(("torch.nn.functional.", "torch.nn.init."))
+            and name[:1].isupper() and name not in ("Parameter", "Buffer", "Module"))
+

@@ -1,0 +1,98 @@
+"""NNModuleVariable: an nn.Module instance, the project's or torch.nn's own (read from the
+installed torch's source), and torch.nn's containers (ModuleList, Sequential, ModuleDict),
+modelled natively as Dynamo's NNModuleVariable does."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from vtlint.analyzer import values as V
+from vtlint.analyzer.objects import children, container_kind
+from vtlint.analyzer.sources import attr_source
+from vtlint.analyzer.values import Value
+from vtlint.analyzer.variables.user_defined import UserDefinedObjectVariable
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from vtlint.analyzer.walk import Act, Walker
+
+
+class NNModuleVariable(UserDefinedObjectVariable):
+    tracks = (V.NN_MODULE,)
+
+    def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
+        if self.ref and tx.project.klass(self.ref):
+            return super().var_getattr(tx, name, act, node)
+        # a torch.nn module whose class the walk cannot read: parameters are tensors, calls graph nodes
+        if name in ("weight", "bias"):
+            return Value(V.TENSOR, source=attr_source(self.source, name))
+        return Value(V.LIB, ref=f"{self.ref}.{name}", bound_self=self)
+
+    def getitem(self, tx: Walker, index: Value, act: Act, node: cst.CSTNode) -> Value:
+        """`self.layers[0]`, `self.heads['cls']`: the child module with its `_modules` Source."""
+        found = children(self) if container_kind(self.ref) else None
+        if found is None or not index.known:
+            return V.unknown()
+        if self.keys is not None:
+            return found[self.keys.index(index.value)] if index.value in self.keys else V.unknown()
+        if isinstance(index.value, int) and -len(found) <= index.value < len(found):
+            return found[index.value]
+        return V.unknown()
+
+    def unpack_var_sequence(self, tx: Walker, act: Act, node: cst.CSTNode) -> list[Value] | None:
+        if not container_kind(self.ref):
+            return None
+        found = children(self)
+        if found is not None and self.keys is not None:  # a ModuleDict iterates its keys
+            return [V.const(k) for k in self.keys]
+        return found
+
+    def call_function(self, tx: Walker, args: list[Value], kwargs: dict[str, Value], act: Act,
+                      node: cst.Call) -> Value:
+        """`self.block(x)`: nn.Module.__call__ runs `forward`, which Dynamo inlines, torch.nn's
+        built-ins included (inline_inbuilt_nn_modules)."""
+        if container_kind(self.ref) == "Sequential":
+            found = children(self)
+            if found is not None and args:
+                out = args[0]
+                for layer in found:
+                    out = layer.call_function(tx, [out], {}, act, node)
+                return out
+        if self.ref and tx.project.klass(self.ref):
+            forward = self.instance_attr(tx, "forward")
+            if forward.kind == V.FUNC:
+                return tx.call_user(forward, args, kwargs, act, node)
+        for value in args:
+            tx.use(value, act, node)
+        tx.frame.graph_ops += 1
+        return Value(V.TENSOR)
+
+    def call_method(self, tx: Walker, method: str, args: list[Value], act: Act, node: cst.Call) -> Value:
+        """nn.Module's own methods that build the module tree (`register_buffer`, `add_module`,
+        `ModuleList.append`, ...): they change `_modules` / attributes, not the graph."""
+        named = args[0].value if args and args[0].known and isinstance(args[0].value, str) else None
+        if method in ("register_buffer", "register_parameter", "add_module", "register_module"):
+            if named is not None and len(args) > 1:
+                self.attrs[named] = args[1].with_(source=None)
+        elif method in ("append", "extend", "insert") and self.items is not None:
+            if method == "append" and args:
+                self.items = [*self.items, args[0]]
+            elif method == "extend" and args and args[0].kind in (V.LIST, V.TUPLE, V.NN_MODULE):
+                self.items = [*self.items, *args[0].items] if args[0].items is not None else None
+            else:
+                self.items = None
+        elif method == "update" and self.keys is not None and args and args[0].kind == V.DICT:
+            if args[0].keys is not None and args[0].items is not None and self.items is not None:
+                self.keys, self.items = [*self.keys, *args[0].keys], [*self.items, *args[0].items]
+        elif method in ("keys", "values", "items") and self.keys is not None:
+            found = children(self) or []
+            keys = [V.const(k) for k in self.keys]
+            pairs = {"keys": keys, "values": found,
+                     "items": [Value(V.TUPLE, items=[k, v]) for k, v in zip(keys, found)]}
+            return Value(V.LIST, items=pairs[method])
+        elif method == "children" and self.items is not None:
+            return Value(V.LIST, items=children(self))
+        elif method == "compile" and tx.eager:
+            tx.compiles(self, {}, act, node)
+        return V.const(None) if method not in ("keys", "values", "items", "children") else V.unknown()
