@@ -58,8 +58,9 @@ vscode-test:
 	cd vscode && npm ci --no-audit --no-fund && npm test
 
 # The extension in a real VS Code workbench (code-server + headless chromium): opens
-# examples/seed.py, checks the Problems panel and the hover, writes artifacts/e2e/.
-# Downloads ~1.4 GB on first use (cached in $$E2E_CACHE); not part of `make test`.
+# examples/seed.py, checks the Problems panel and the hover; then Restricted Mode and the
+# trust transition (vscode/e2e/trust.js). Writes artifacts/e2e/. Downloads ~1.4 GB on
+# first use (cached in $$E2E_CACHE); not part of `make test`.
 e2e: $(STAMP)
 	VTLINT_PYTHON=$(abspath $(BIN))/python vscode/e2e/run.sh
 

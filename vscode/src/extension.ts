@@ -21,6 +21,7 @@ import {
   chooseInterpreter,
   installArgs,
   Interpreter,
+  interpreterInSettings,
   probeArgs,
   restrictedNote,
   serverArgs,
@@ -178,6 +179,31 @@ function readSettings() {
   );
 }
 
+/** The `vtlint.interpreter` the workspace's own settings file sets, read as text (VS Code
+ * withholds it from the API in Restricted Mode; reading it runs nothing). */
+function workspaceInterpreter(): string | undefined {
+  const inspected = vscode.workspace.getConfiguration('vtlint').inspect<string>('interpreter');
+  const files = (vscode.workspace.workspaceFolders ?? [])
+    .filter((f) => f.uri.scheme === 'file')
+    .map((f) => path.join(f.uri.fsPath, '.vscode', 'settings.json'));
+  const workspaceFile = vscode.workspace.workspaceFile;
+  if (workspaceFile?.scheme === 'file') {
+    files.unshift(workspaceFile.fsPath);
+  }
+  for (const file of files) {
+    try {
+      const stat = fs.statSync(file);
+      const value = stat.isFile() && stat.size < 1 << 20 ? interpreterInSettings(fs.readFileSync(file, 'utf8')) : undefined;
+      if (value) {
+        return value;
+      }
+    } catch {
+      // no settings file
+    }
+  }
+  return inspected?.workspaceFolderValue || inspected?.workspaceValue;
+}
+
 /** Tell the user, once, why an untrusted workspace's interpreter is not used. */
 function tellRestricted(chosen: Interpreter, skipped: string[]): void {
   restricted = restrictedNote(chosen, skipped);
@@ -227,9 +253,7 @@ async function startClient(stale: () => boolean): Promise<LanguageClient | undef
   );
   restricted = undefined;
   if (!trusted) {
-    const inspected = cfg.inspect<string>('interpreter');
-    const own = inspected?.workspaceFolderValue || inspected?.workspaceValue;
-    tellRestricted(interpreter, skippedInterpreters(own, setting, fromPython, interpreter));
+    tellRestricted(interpreter, skippedInterpreters(workspaceInterpreter(), setting, fromPython, interpreter));
   }
   output.appendLine(`vtlint: starting the server with ${interpreter.command} (${interpreter.source})`);
   if (!(await probe(interpreter.command))) {

@@ -63,7 +63,10 @@ export function bundledWheel(folder: string, names: string[]): string | undefine
 /** What an untrusted workspace asked for and did not get, as the user is told it: the
  * server runs with `chosen`, static pass only, until the workspace is trusted. */
 export function restrictedNote(chosen: Interpreter, skipped: string[]): string {
-  const not = skipped.length ? ` ${skipped.join(' and ')} ${skipped.length > 1 ? 'are' : 'is'} not used until you trust it.` : '';
+  const list = skipped.join(' and ');
+  const not = skipped.length
+    ? ` ${list.charAt(0).toUpperCase()}${list.slice(1)} ${skipped.length > 1 ? 'are' : 'is'} not used until you trust it.`
+    : '';
   return (
     `vtlint: this workspace is not trusted (Restricted Mode), so vtlint runs only its static pass, ` +
     `which never executes the workspace's code, with ${chosen.command} (${chosen.source}).${not}`
@@ -93,4 +96,39 @@ export function skippedInterpreters(
     skipped.push(`the Python extension's environment (${env})`);
   }
   return skipped;
+}
+
+/** `vtlint.interpreter` as a workspace's settings file sets it (`.vscode/settings.json`, JSON
+ * with comments; or a `.code-workspace` file's `settings`). In Restricted Mode VS Code
+ * withholds it from the API, so that the user can be told what is not used. */
+export function interpreterInSettings(text: string): string | undefined {
+  let json = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      const end = /^"(?:[^"\\]|\\.)*"/.exec(text.slice(i));
+      const literal = end ? end[0] : text.slice(i);
+      json += literal;
+      i += literal.length - 1;
+    } else if (c === '/' && text[i + 1] === '/') {
+      while (i < text.length && text[i] !== '\n') i++;
+      json += '\n';
+    } else if (c === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      i = close < 0 ? text.length : close + 1;
+    } else {
+      json += c;
+    }
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json.replace(/,(\s*[}\]])/g, '$1'));
+  } catch {
+    return undefined;
+  }
+  const settings = (parsed as { settings?: unknown; folders?: unknown })?.folders !== undefined
+    ? (parsed as { settings?: unknown }).settings
+    : parsed;
+  const value = (settings as Record<string, unknown> | undefined)?.['vtlint.interpreter'];
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
 }

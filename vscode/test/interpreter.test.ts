@@ -3,7 +3,15 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { bundledWheel, chooseInterpreter, DEFAULT_INTERPRETER, installArgs, probeArgs, serverArgs } from '../src/interpreter';
+import {
+  bundledWheel,
+  chooseInterpreter,
+  DEFAULT_INTERPRETER,
+  installArgs,
+  interpreterInSettings,
+  probeArgs,
+  serverArgs,
+} from '../src/interpreter';
 
 describe('chooseInterpreter', () => {
   it('prefers the vtlint.interpreter setting', () => {
@@ -48,6 +56,24 @@ describe('chooseInterpreter', () => {
     assert.strictEqual(wheel, '/ext/dist/python/vtlint-0.1.0-py3-none-any.whl');
     assert.deepStrictEqual(installArgs(wheel), ['-I', '-m', 'pip', 'install', '--upgrade', wheel]);
     assert.strictEqual(installArgs(bundledWheel('/ext/dist/python', [])), undefined);
+  });
+});
+
+describe('interpreterInSettings', () => {
+  it("reads vtlint.interpreter from a workspace's settings file (JSON with comments) or .code-workspace", () => {
+    const jsonc = `{
+      // the project's environment
+      "editor.rulers": [100,],
+      /* block */ "vtlint.interpreter": "\${workspaceFolder}/.venv/bin/python", // trailing
+      "x": "http://not/a comment",
+    }`;
+    assert.strictEqual(interpreterInSettings(jsonc), '${workspaceFolder}/.venv/bin/python');
+    const workspaceFile = JSON.stringify({ folders: [{ path: '.' }], settings: { 'vtlint.interpreter': '/opt/py' } });
+    assert.strictEqual(interpreterInSettings(workspaceFile), '/opt/py');
+    assert.strictEqual(interpreterInSettings('{"folders": [], "vtlint.interpreter": "/top"}'), undefined);
+    for (const junk of ['', '{', '[]', 'null', '{"vtlint.interpreter": 5}', '{"vtlint.interpreter": "  "}', '"/*']) {
+      assert.strictEqual(interpreterInSettings(junk), undefined, junk);
+    }
   });
 });
 

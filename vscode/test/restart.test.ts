@@ -227,7 +227,7 @@ describe('the extension restarting its client', () => {
     const infos = world.messages.filter((m) => m.kind === 'info').map((m) => m.text);
     assert.strictEqual(infos.length, 1, JSON.stringify(infos));
     assert.match(infos[0], /Restricted Mode/);
-    assert.match(infos[0], /the workspace's vtlint\.interpreter \(\/ws\/\.venv\/bin\/python\)/);
+    assert.match(infos[0], /The workspace's vtlint\.interpreter \(\/ws\/\.venv\/bin\/python\)/);
     assert.match(infos[0], /the Python extension's environment \(\/ws\/\.venv\/bin\/python\)/);
     assert.ok(world.output.some((l) => l.includes('Restricted Mode')));
     await ext.deactivate();
