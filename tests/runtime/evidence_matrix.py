@@ -191,6 +191,27 @@ def run():
     model(torch.ones(2), k=3)
     model(torch.ones(2), k=4)  # k changes
 '''},
+    "m_wrapped_default": {
+        "m_wrapped_default_utils.py": DECORATOR,
+        "m_wrapped_default.py": '''
+import torch
+from torch import nn
+
+from m_wrapped_default_utils import deprecate_kwarg
+
+
+class Head(nn.Module):
+    @deprecate_kwarg("old")
+    def forward(self, x, bias=None, k=2):
+        if bias is not None:
+            x = x + bias
+        return x * k
+
+
+def run():
+    model = torch.compile(Head())
+    model(torch.ones(2))  # bias and k take their defaults, read through the wrapper's `func`
+'''},
     "m_resume": {"m_resume.py": '''
 import torch
 

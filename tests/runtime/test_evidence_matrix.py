@@ -171,3 +171,15 @@ def test_a_decorated_entry_links_through_the_wrapper(matrix) -> None:
         assert row in found, found
     assert not [f for f in result.findings if f.evidence is Evidence.RUNTIME_ONLY], found
     _no_repeats(result)
+
+
+def test_defaults_read_through_a_decorator_are_the_parameters(matrix) -> None:
+    """The compiled `wrapped_func` reads forward's defaults as `L['func'].__defaults__[0]`
+    and `[1]`: they are forward's `bias` and `k`, and join the predictions spelled so."""
+    result = check("m_wrapped_default", matrix)
+    found = rows(result)
+    for row in (("VTL101", "m_wrapped_default.py", 10, "L['bias']", Evidence.CONFIRMED),
+                ("VTL101", "m_wrapped_default.py", 12, "L['k']", Evidence.CONFIRMED)):
+        assert row in found, found
+    assert not [f for f in result.findings if f.evidence is Evidence.RUNTIME_ONLY], found
+    _no_repeats(result)

@@ -6,10 +6,12 @@ pass names it (relative to the root)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
-from vtlint.runtime.events import ProjectFiles, _Converter
-from vtlint.runtime.structured_trace import InlineCall, TraceFacts
+from vtlint.runtime.events import ProjectFiles, _Converter, to_events
+from vtlint.runtime.structured_trace import Compile, Guard, InlineCall, TraceFacts
+from vtlint.trace import Action
 
 DECORATORS = '''
 import functools
@@ -89,3 +91,35 @@ def test_without_the_checked_file_the_chain_links_nothing(tmp_path: Path) -> Non
     root, deco, model = _tree(tmp_path)
     converter = _Converter(TraceFacts(inlines=_chain(deco, model)), ProjectFiles(root))
     assert converter.entry_for_code(str(deco), "wrapper", 7) is None
+
+
+def _guard(kind: str, source: str, text: str, type_name: str) -> Guard:
+    return Guard(kind, text, source, type_name, "deco/__init__.py", 16, "wrapped_func")
+
+
+def test_a_default_the_wrapped_function_took_is_its_parameter(tmp_path: Path) -> None:
+    """The wrapper's frame reads `forward`'s defaults through the closures of the chain
+    (`L['func']` is `wrapped_func`, whose free variables are `func`, `name`: cell 0 is
+    `forward`): `L['func'].__closure__[0].cell_contents.__defaults__[0]` is forward's `k`,
+    which joins a prediction spelled `L['k']`. The tuple itself and the decorator's own
+    cells stay out."""
+    root, deco, model = _tree(tmp_path)
+    root_code = (str(deco), "wrapper", 6)  # co_firstlineno: the decorator's line
+    calls = [_call((str(deco), "wrapper"), (str(deco), "wrapped_func",
+                                            "deprecate_kwarg.<locals>.wrapper.<locals>.wrapped_func", 14), root_code),
+             _call((str(deco), "wrapped_func"), (str(model), "forward", "Model.forward", 6), root_code)]
+    calls = [replace(calls[0], caller_line=8), replace(calls[1], caller_line=17)]
+    function = "L['func'].__closure__[0].cell_contents"
+    compile = Compile("0/0", 0, 0, 0, co_name="wrapper", co_filename=str(deco), co_firstlineno=6, guards=[
+        _guard("EQUALS_MATCH", f"{function}.__defaults__[0]", f"{function}.__defaults__[0] == 2", "int"),
+        _guard("LENGTH_CHECK", f"{function}.__defaults__", f"len({function}.__defaults__) == 1", "tuple"),
+        _guard("EQUALS_MATCH", "L['func'].__closure__[1].cell_contents",
+               "L['func'].__closure__[1].cell_contents == 'old'", "str"),
+    ])
+    observed = to_events(TraceFacts(compiles=[compile], inlines=calls), root, outside=[model])
+    [link] = _Converter(TraceFacts(inlines=calls), ProjectFiles(root, outside=[model])).links.values()
+    assert link.function == function
+    wraps = [(e.source, e.value, e.guard, e.location.line) for e in observed.events if e.action is Action.WRAP]
+    assert wraps == [("L['k']", "2", "EQUALS_MATCH: L['k'] == 2", 8)]  # at forward's def line, not the wrapper's
+    assert link.source(f"{function}.__kwdefaults__['scale']") == "L['scale']"
+    assert link.source(f"{function}.__defaults__[1]") is None  # forward has one default

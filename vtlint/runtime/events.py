@@ -7,9 +7,11 @@ of each compiled code object from its `co_name` and `co_firstlineno`."""
 from __future__ import annotations
 
 import ast
+import importlib.util
 import linecache
 import os
 import re
+import symtable
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -189,6 +191,7 @@ class FunctionDef:
     params: tuple[str, ...] = ()  # positional parameters, in order
     varargs: str | None = None  # the name of *args
     varkw: str | None = None  # the name of **kwargs
+    defaults: int = 0  # how many of `params` (the last ones) have a default: len(__defaults__)
 
 
 class ProjectFiles:
@@ -201,6 +204,8 @@ class ProjectFiles:
         # project code too, named as the static pass names them (relative to the root, `../`)
         self.outside = tuple(Path(os.path.normpath(p.resolve())) for p in outside)
         self._defs: dict[str, list[FunctionDef]] = {}
+        self._frees: dict[str, dict[tuple[str, int], tuple[str, ...]]] = {}
+        self._calls: dict[str, dict[int, set[str]]] = {}
         self.known = sorted({str(Path(k)) for k in known if self.display(k)})
 
     def display(self, filename: str | None) -> str | None:
@@ -256,10 +261,53 @@ class ProjectFiles:
     def def_line(self, filename: str, qualname: str) -> int | None:
         return next((d.def_line for d in self.functions(filename) if d.qualname == qualname), None)
 
+    def free_vars(self, filename: str, function: FunctionDef) -> tuple[str, ...] | None:
+        """The function's free variables in `co_freevars` order (sorted, as CPython's compiler
+        orders them; `__closure__[i]` is the cell of the i-th), read with `symtable`."""
+        if filename not in self._frees:
+            self._frees[filename] = _read_frees(Path(filename))
+        found = self._frees[filename].get((function.name, function.def_line))
+        return tuple(sorted(found)) if found is not None else None
+
+    def called_names(self, filename: str, line: int) -> set[str]:
+        """The plain names called on `line` (`func` of `return func(*args, **kwargs)`)."""
+        if filename not in self._calls:
+            self._calls[filename] = _read_calls(Path(filename))
+        return self._calls[filename].get(line, set())
+
     def code(self, filename: str, name: str | None, firstlineno: int | None) -> FunctionDef | None:
         """The definition of a code object, inside the project or not (read, never imported)."""
         return next((d for d in self.functions(filename) if d.name == name and firstlineno in (d.first_line, d.def_line)),
                     None)
+
+
+def _read_frees(path: Path) -> dict[tuple[str, int], tuple[str, ...]]:
+    """(function name, def line) -> its free variables, for every function of the file."""
+    try:
+        table = symtable.symtable(importlib.util.decode_source(path.read_bytes()), str(path), "exec")
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    found: dict[tuple[str, int], tuple[str, ...]] = {}
+    tables = [table]
+    while tables:
+        current = tables.pop()
+        if isinstance(current, symtable.Function):
+            found[(current.get_name(), current.get_lineno())] = current.get_frees()
+        tables.extend(current.get_children())
+    return found
+
+
+def _read_calls(path: Path) -> dict[int, set[str]]:
+    """Line -> the plain names called there."""
+    try:
+        tree = ast.parse(path.read_bytes(), filename=str(path))
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    calls: dict[int, set[str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            calls.setdefault(node.func.lineno, set()).add(node.func.id)
+    return calls
 
 
 def _read_functions(path: Path) -> list[FunctionDef]:
@@ -278,7 +326,7 @@ def _read_functions(path: Path) -> list[FunctionDef]:
                 found.append(FunctionDef(qual, child.name, first, child.lineno, child.end_lineno or child.lineno,
                                          tuple(a.arg for a in [*args.posonlyargs, *args.args]),
                                          args.vararg.arg if args.vararg else None,
-                                         args.kwarg.arg if args.kwarg else None))
+                                         args.kwarg.arg if args.kwarg else None, len(args.defaults)))
                 visit(child, f"{qual}.<locals>.")
             elif isinstance(child, ast.ClassDef):
                 visit(child, f"{prefix}{child.name}.")
@@ -353,15 +401,22 @@ class WrapperLink:
     entry: str
     wrapper: FunctionDef
     callee: FunctionDef
+    # the callee's function object as the wrapper's frame reaches it, through the closures of
+    # the chain: `L['func'].__closure__[1].cell_contents` (None when it could not be told)
+    function: str | None = None
 
     def source(self, source: str) -> str | None:
         """The wrapper's Source spelled as the callee's: `L['args'][0]` -> `L['self']`,
-        `L['kwargs']['k']` -> `L['k']`; None for the wrapper's own locals."""
+        `L['kwargs']['k']` -> `L['k']`, a default the callee's parameter took
+        (`L['func'].__closure__[1].cell_contents.__defaults__[8]`) -> that parameter (`L['labels']`);
+        None for the wrapper's own locals."""
         match = re.match(r"L\[(['\"])(\w+)\1\]", source)
         if not match:
             return source
         name, rest = match[2], source[match.end():]
         params, wrapper = self.callee.params, self.wrapper
+        if self.function and source.startswith(self.function + "."):
+            return self._default(source[len(self.function):])
         if name in wrapper.params:
             index = wrapper.params.index(name)
             return f"L['{params[index]}']{rest}" if index < len(params) else None
@@ -369,6 +424,19 @@ class WrapperLink:
             index = len(wrapper.params) + int(item[1])
             return f"L['{params[index]}']{rest[item.end():]}" if index < len(params) else None
         if name == wrapper.varkw and (key := re.match(r"\[(['\"])(\w+)\1\]", rest)):
+            return f"L['{key[2]}']{rest[key.end():]}"
+        return None
+
+    def _default(self, rest: str) -> str | None:
+        """`.__defaults__[k]` -> the k-th parameter with a default; `.__kwdefaults__['k']` -> `k`.
+        Dynamo reads a default only for a parameter the call left out, so the value is the
+        parameter's. The function's other attributes (its `__code__`, the tuple itself) are
+        the wrapper's bookkeeping: None."""
+        params, callee = self.callee.params, self.callee
+        if item := re.match(r"\.__defaults__\[(\d+)\]", rest):
+            index = len(params) - callee.defaults + int(item[1])
+            return f"L['{params[index]}']{rest[item.end():]}" if callee.defaults and 0 <= index < len(params) else None
+        if key := re.match(r"\.__kwdefaults__\[(['\"])(\w+)\1\]", rest):
             return f"L['{key[2]}']{rest[key.end():]}"
         return None
 
@@ -477,17 +545,36 @@ class _Converter:
 
     def _first_project_callee(self, made: list[InlineCall], root: tuple[str | None, str | None],
                               wrapper: FunctionDef) -> WrapperLink | None:
-        passing = {root}  # the frames that only pass their arguments on
+        # the frames that only pass their arguments on -> (their definition, the Source of their function)
+        passing: dict[tuple[str | None, str | None], tuple[FunctionDef, str | None]] = {root: (wrapper, None)}
         for call in made:
-            if (call.caller_file, call.caller_function) not in passing:
+            caller = passing.get((call.caller_file, call.caller_function))
+            if caller is None:
                 continue
             callee = self.files.code(call.callee_file, call.callee_name, call.callee_firstlineno)
+            function = self._called_function(call, *caller)
             callee_display = self.files.display(call.callee_file)
             if callee_display and callee:
-                return WrapperLink(f"{callee_display}:{callee.qualname}", wrapper, callee)
+                return WrapperLink(f"{callee_display}:{callee.qualname}", wrapper, callee, function)
             if callee is not None and (callee.varargs or callee.varkw):
-                passing.add((call.callee_file, call.callee_name))
+                passing.setdefault((call.callee_file, call.callee_name), (callee, function))
         return None
+
+    def _called_function(self, call: InlineCall, caller: FunctionDef, caller_source: str | None) -> str | None:
+        """The Source of the function object `call` calls, when the caller calls a free
+        variable of its own (a decorator's `func`): in the compiled frame itself `L['func']`,
+        in a function that frame inlined `<its Source>.__closure__[i].cell_contents`, i its
+        index in `co_freevars`. None when the call names anything else, or several names."""
+        frees = self.files.free_vars(call.caller_file, caller)
+        if not frees:
+            return None
+        names = self.files.called_names(call.caller_file, call.caller_line) & set(frees)
+        if len(names) != 1:
+            return None
+        name = names.pop()
+        if (call.caller_file, call.caller_function) == (call.root_file, call.root_name):
+            return f"L['{name}']"  # the compiled frame's own free variable
+        return f"{caller_source}.__closure__[{frees.index(name)}].cell_contents" if caller_source else None
 
     def entry_of(self, compile: Compile) -> tuple[str, str] | None:
         """(entry, code name) of a compile in the project, or None."""
@@ -516,8 +603,13 @@ class _Converter:
         return Location(display, line) if display and line else None
 
     def entry_location(self, compile: Compile, entry: str) -> Location:
+        """The entry's `def` line; for a compiled wrapper, the linked function's (not the
+        wrapper's first line, which is a line of another file)."""
         filename = compile.co_filename or ""
         display = entry.rpartition(":")[0]
+        link = self.links.get((compile.co_filename, compile.co_name, compile.co_firstlineno))
+        if link is not None and link.entry == entry:
+            return Location(display, link.callee.def_line)
         line = self.files.def_line(filename, entry_function(entry)) or compile.co_firstlineno or 1
         return Location(display, line)
 
@@ -528,8 +620,9 @@ class _Converter:
         for guard in compile.guards:
             if (guard.source or "").endswith(".__code__") or _identity(guard):
                 continue  # which function, class or module a name is: not a value the user bakes
-            if guard.kind not in _VALUE_GUARDS or not _user_source(normalize_source(guard.source or "")):
-                continue
+            spelled = self.in_entry(compile, normalize_source(guard.source or ""))
+            if guard.kind not in _VALUE_GUARDS or not _user_source(spelled):
+                continue  # bookkeeping, or a wrapper's own local (a default the entry took is the entry's)
             if (guard.source or "").startswith(_IMPORTED) and not self.project_module(guard.source or ""):
                 continue  # a global of a library module (torch's own nn.Module hooks, ...)
             groups.setdefault(guard.source or "", []).append(guard)
