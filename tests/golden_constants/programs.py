@@ -1112,4 +1112,57 @@ PROGRAMS: dict[str, str] = {
         def run():
             torch.compile(M())(torch.ones(3))
     """,
+    "argparse_defaults": """
+        import argparse
+
+        import torch
+
+        @torch.compile
+        def step(x, temperature, top_k, greedy):
+            x = x / temperature
+            if top_k is not None:
+                x = x * top_k
+            if greedy:
+                x = x + 1
+            return x
+
+        def run():
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--temperature", type=float, default=0.8)
+            parser.add_argument("--top-k", type=int, default=2)
+            parser.add_argument("--greedy", action="store_true")
+            args = parser.parse_args([])
+            for _ in range(2):
+                step(torch.ones(3), args.temperature, args.top_k, args.greedy)
+            step(torch.ones(3), args.temperature, None, args.greedy)
+
+        if __name__ == "__main__":  # as a script runs it; the oracle imports it and calls run()
+            run()
+    """,
+    "module_eval_and_append": """
+        import torch
+        import torch.nn as nn
+
+        class Block(nn.Module):
+            def __init__(self, depth):
+                super().__init__()
+                self.drop = nn.Dropout(0.1)
+                self.layers = nn.ModuleList()
+                for _ in range(depth):
+                    self.layers.append(nn.Linear(4, 4))
+
+            def forward(self, x):
+                for layer in self.layers:
+                    x = layer(x)
+                if self.training:
+                    x = x * 2
+                return self.drop(x) * len(self.layers)
+
+        def run():
+            model = Block(2).eval()
+            torch.compile(model)(torch.randn(2, 4))
+
+        if __name__ == "__main__":
+            run()
+    """,
 }

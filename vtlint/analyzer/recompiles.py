@@ -119,6 +119,12 @@ def _differs(base: Value, current: Value) -> bool:
     return none[0] != none[1] and current.kind != V.UNKNOWN and base.kind != V.UNKNOWN
 
 
+def _retyped(base: Value, current: Value) -> bool:
+    """`top_k=20` then `top_k=None`: a change of type, not of value."""
+    return base.kind == current.kind == V.CONST and base.known and current.known and \
+        type(base.value) is not type(current.value) and {type(base.value), type(current.value)} != {int, float}
+
+
 def _described(value: Value) -> str:
     if value.kind == V.ENUM and value.known:
         return str(value.value)  # the member, `Phase.VAL`
@@ -157,7 +163,13 @@ def _changed_values(wrap: Event, calls: list[Site], pick: Callable[[Site], Value
         differs = current is not None and _differs(base, current)
         if not (differs or changes_in_loop):
             continue
-        why, remedy, once = _consequence(base, settings, wrap.source or "", wrap)
+        if differs and current is not None and _retyped(base, current):
+            why = (f"{wrap.source or 'the value'} now holds another type, which automatic dynamic does not "
+                   f"generalize: each type compiles a graph of its own (up to recompile_limit "
+                   f"({settings.recompile_limit}))")
+            remedy, once = "pass the same type on every call (e.g. a sentinel value instead of None)", False
+        else:
+            why, remedy, once = _consequence(base, settings, wrap.source or "", wrap)
         new = _described(current) if differs and current is not None else "a new value each iteration"
         return [_event(wrap, site, entry, f"called with {new}: {wrap.guard or wrap.source} fails; {why}", remedy,
                        {"changed_value": new, "once": once}, [])]

@@ -948,8 +948,8 @@ class Walker:
             return Value(V.TENSOR, pytype="bool")  # pytype of a tensor: its dtype, when known
         if isinstance(op, (cst.Is, cst.IsNot)):
             for side in (left, right):
-                if (side.kind == V.CONST and side.known and side.value is None) or side.kind == V.ENUM:
-                    self.use(side, act, node)  # NONE_MATCH / ID_MATCH on the member
+                if side.kind in (V.CONST, V.ENUM):
+                    self.use(side, act, node)  # realized: NONE_MATCH, EQUALS_MATCH (`top_k is not None`), ID_MATCH
             same = _identity(left, right)
             if same is None:
                 return Value(V.CONST, pytype="bool")

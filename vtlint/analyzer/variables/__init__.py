@@ -6,17 +6,18 @@ family's behaviour (`var_getattr`, `call_function`, `getitem`, `unpack_var_seque
 dispatches to it. Importing this package registers every class."""
 
 from vtlint.analyzer.variables import (
-                                       builtin,
-                                       constant,
-                                       dicts,
-                                       functions,
-                                       library,
-                                       lists,
-                                       nn_module,
-                                       tensor,
-                                       unknown,
-                                       user_defined,
+    builtin,
+    command_line,
+    constant,
+    dicts,
+    functions,
+    library,
+    lists,
+    nn_module,
+    tensor,
+    unknown,
+    user_defined,
 )
 
-__all__ = ["builtin", "constant", "dicts", "functions", "library", "lists", "nn_module", "tensor", "unknown",
-           "user_defined"]
+__all__ = ["builtin", "command_line", "constant", "dicts", "functions", "library", "lists", "nn_module", "tensor",
+           "unknown", "user_defined"]

@@ -77,8 +77,8 @@ class BuiltinVariable(Value):
 def _len(tx: Walker, target: Value, act: Act, node: cst.CSTNode) -> Value:
     if target.kind in (V.LIST, V.TUPLE):
         tx.length_check(target, act, node)
-        if target.items is not None:
-            return V.const(len(target.items))
+    if target.kind in (V.LIST, V.TUPLE, V.NN_MODULE) and target.items is not None:
+        return V.const(len(target.items))  # a ModuleList's length is static, as its children are
     return Value(V.CONST, pytype="int")
 
 

@@ -10,6 +10,7 @@ from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
 from vtlint.analyzer.sources import LocalSource
 from vtlint.analyzer.values import Value
+from vtlint.analyzer.variables.command_line import PARSER_CLASSES, new_parser
 from vtlint.analyzer.variables.user_defined import MODULE_METHODS
 
 if TYPE_CHECKING:
@@ -49,11 +50,15 @@ class LibraryVariable(Value):
                       node: cst.Call) -> Value:
         if not self.ref:
             return V.unknown()
-        receiver = self.bound_self
-        if receiver is not None and receiver.kind == V.NN_MODULE and self.ref.rpartition(".")[2] in MODULE_METHODS:
-            return receiver.call_method(tx, self.ref.rpartition(".")[2], args, act, node)  # type: ignore[attr-defined]
+        receiver, method = self.bound_self, self.ref.rpartition(".")[2]
+        if receiver is not None and receiver.kind == V.NN_MODULE and method in MODULE_METHODS:
+            return receiver.call_method(tx, method, args, act, node)  # type: ignore[attr-defined]
+        if receiver is not None and receiver.kind == V.PARSER:
+            return receiver.call_method(tx, method, args, kwargs)  # type: ignore[attr-defined]
         if is_torch_nn_class(self.ref):
             return tx.objects.instantiate(self.ref, args, kwargs, None)
+        if self.ref in PARSER_CLASSES and tx.eager:
+            return new_parser()
         return call_library(tx, self, args, kwargs, act, node)
 
 

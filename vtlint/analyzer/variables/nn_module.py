@@ -10,7 +10,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.objects import children, container_kind
 from vtlint.analyzer.sources import attr_source
 from vtlint.analyzer.values import Value
-from vtlint.analyzer.variables.user_defined import UserDefinedObjectVariable
+from vtlint.analyzer.variables.user_defined import MODULE_METHODS, UserDefinedObjectVariable
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -22,6 +22,8 @@ class NNModuleVariable(UserDefinedObjectVariable):
     tracks = (V.NN_MODULE,)
 
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
+        if container_kind(self.ref) and name in MODULE_METHODS:  # modelled natively, not read from torch
+            return Value(V.LIB, ref=f"torch.nn.Module.{name}", bound_self=self)
         if self.ref and tx.project.klass(self.ref):
             return super().var_getattr(tx, name, act, node)
         # a torch.nn module whose class the walk cannot read: parameters are tensors, calls graph nodes
@@ -95,4 +97,25 @@ class NNModuleVariable(UserDefinedObjectVariable):
             return Value(V.LIST, items=children(self))
         elif method == "compile" and tx.eager:
             tx.compiles(self, {}, act, node)
+        elif method in ("train", "eval"):
+            mode = method == "train" and (not args or not args[0].known or bool(args[0].value))
+            set_training(self, mode)
+            return self
+        elif method in _RETURN_SELF:
+            return self
         return V.const(None) if method not in ("keys", "values", "items", "children") else V.unknown()
+
+
+# Module methods that return the module itself (`model = Net().to(device)`).
+_RETURN_SELF = frozenset({"to", "cuda", "cpu", "float", "half", "double", "bfloat16", "requires_grad_"})
+
+
+def set_training(module: Value, mode: bool, depth: int = 0) -> None:
+    """`model.eval()` / `model.train()`: nn.Module.train sets `training` on the module and every
+    submodule, which Dynamo then guards (`...dropout.training == False`)."""
+    if depth > 32:
+        return
+    module.attrs["training"] = V.const(mode)
+    for child in [*module.attrs.values(), *(module.items or [])]:
+        if child.kind == V.NN_MODULE:
+            set_training(child, mode, depth + 1)

@@ -16,9 +16,11 @@ if TYPE_CHECKING:
     from vtlint.analyzer.index import Project
     from vtlint.analyzer.walk import Act, Walker
 
-# nn.Module's own methods that build the module tree (see NNModuleVariable.call_method).
+# nn.Module's own methods that build the module tree or set it up (see NNModuleVariable.call_method).
 MODULE_METHODS = frozenset({"register_buffer", "register_parameter", "add_module", "register_module", "append",
-                            "extend", "insert", "update", "keys", "values", "items", "children", "compile"})
+                            "extend", "insert", "update", "keys", "values", "items", "children", "compile",
+                            "train", "eval", "to", "cuda", "cpu", "float", "half", "double", "bfloat16",
+                            "requires_grad_", "zero_grad"})
 
 
 def qualified(summary: ModuleSummary, qualname: str) -> str:
