@@ -79,6 +79,8 @@ class ModuleFacts:
     config: dict[str, Any] = field(default_factory=dict)  # torch._dynamo.config overrides
     marks: list[tuple[str, str, int]] = field(default_factory=list)  # (mark_dynamic, arg, line)
     notes: list[tuple[int, str]] = field(default_factory=list)
+    # `x.compile()` on a value the scanner cannot type (a model of another module): the eager run decides
+    module_compiles: list[int] = field(default_factory=list)
 
 
 def _wanted(name: str) -> bool:
@@ -341,6 +343,9 @@ class _Scanner:
                                       _options(call, self.s.imports), self.p.line(call), via_module=True)
                     entry.callables.add(owner.value)
                     self.facts.entries.append(entry)
+                    return
+        if not call.args:
+            self.facts.module_compiles.append(self.p.line(call))
 
     def _assigned_name(self, call: cst.Call) -> str | None:
         return self._pending_assign if getattr(self, "_pending_value", None) is call else None

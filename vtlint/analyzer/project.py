@@ -331,7 +331,7 @@ def _drive(project: Project, config: Config, specs: list[EntrySpec], call_sites:
     """Every compiled entry's calls, as the modules that make them execute them (in order,
     loops unrolled): the values each call passes; and the entries their compiles create."""
     callers = {spec.display for spec in specs} | {site.display for spec in specs for site in call_sites.of(spec)}
-    callers |= {display for display, fact in facts.items() if fact.notes or fact.entries}
+    callers |= {display for display, fact in facts.items() if fact.notes or fact.entries or fact.module_compiles}
     callers = {d for d in callers if d in project.texts and not project.is_library(d) and
                (d in {s.display for s in specs} or project.summaries[d].has_hints or d in facts)}
     return drive(project, config.dynamo, callers, {(spec.display, spec.qualname) for spec in specs})

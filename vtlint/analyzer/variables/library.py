@@ -30,6 +30,19 @@ CONTROL_FLOW = {
     "functorch.experimental.control_flow.cond": "cond", "torch._higher_order_ops.map.map": "map",
     "functorch.experimental.control_flow.map": "map",
 }
+# Dynamo's `constant_fold_functions` (variables/torch.py) and the TensorVariable methods it answers
+# from the example value: a Python constant at trace time, no graph node, nothing to break on.
+CONSTANT_FOLD = {
+    "torch.is_floating_point": "bool", "torch.is_complex": "bool", "torch.is_autocast_enabled": "bool",
+    "torch.is_autocast_cpu_enabled": "bool", "torch.is_autocast_cache_enabled": "bool",
+    "torch.cuda.is_available": "bool", "torch.distributed.is_available": "bool",
+    "torch.distributed.is_initialized": "bool", "torch.distributed.get_rank": "int",
+    "torch.distributed.get_world_size": "int", "torch.get_default_dtype": None, "torch.promote_types": None,
+    "torch.accelerator.is_available": "bool", "torch._C._is_any_autocast_enabled": "bool",
+    "torch.is_grad_enabled": "bool", "torch.is_inference_mode_enabled": "bool", "torch.is_tensor": "bool",
+    "Tensor.is_floating_point": "bool", "Tensor.is_complex": "bool", "Tensor.is_contiguous": "bool",
+    "Tensor.element_size": "int", "Tensor.get_device": "int",
+}
 # Tensor methods that break the graph and hand the resume function a Python number.
 SCALAR_READS = {"item": "float"}
 DATA_PTR = "<data_ptr>"  # the ref of a DataPtrVariable (`t.data_ptr()`)
@@ -70,6 +83,8 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
     receiver = func.bound_self
     if name in COMPILING_CHECKS:
         return V.const(not tx.eager)  # Dynamo answers True while it traces (a constant, no guard)
+    if name in CONSTANT_FOLD:
+        return Value(V.CONST, pytype=CONSTANT_FOLD[name], confidence="medium")
     if name in CONTROL_FLOW and not tx.eager:
         return tx.control_flow(CONTROL_FLOW[name], args, act, node)
     if tx.eager and name in COMPILERS:

@@ -13,9 +13,12 @@ if TYPE_CHECKING:
 
     from vtlint.analyzer.walk import Act, Walker
 
-# Tensor attributes that are Python values at trace time (sizes are SymInts or ints).
-_META = frozenset({"shape", "dtype", "device", "ndim", "is_cuda", "requires_grad"})
-_SCALAR_META = frozenset({"ndim", "is_cuda", "requires_grad"})
+# Tensor attributes that are Python values at trace time, answered from the example value
+# (sizes are SymInts or ints): a constant of unknown value to the walk, never a break.
+_SCALAR_META = {"ndim": "int", "is_cuda": "bool", "is_cpu": "bool", "is_meta": "bool", "is_nested": "bool",
+                "is_sparse": "bool", "is_quantized": "bool", "is_mkldnn": "bool", "is_leaf": "bool",
+                "requires_grad": "bool"}
+_META = frozenset({"shape", "dtype", "device", "layout", *_SCALAR_META})
 _TENSOR_ATTRS = frozenset({"T", "mT", "data", "grad", "real", "imag"})
 
 
@@ -29,8 +32,10 @@ class TensorVariable(Value):
         return None
 
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
+        if name in _SCALAR_META:
+            return Value(V.CONST, pytype=_SCALAR_META[name], confidence="medium")
         if name in _META:
-            return Value(V.CONST if name in _SCALAR_META else V.UNKNOWN)
+            return Value(V.UNKNOWN)
         if name in _TENSOR_ATTRS:
             return Value(V.TENSOR)
         return Value(V.LIB, ref=f"Tensor.{name}", bound_self=self)
