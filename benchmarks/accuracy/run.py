@@ -398,11 +398,11 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("VTLINT_CACHE_DIR", str(SCRATCH / "cache"))
     saved = SCRATCH / "runtime-facts.json"
     started = time.perf_counter()
+    prepare(SCRATCH)  # the corpus the static side reads (kept between runs)
     if args.reuse_runtime and saved.exists():
         facts = RuntimeFacts.load(saved)
         cases = [json.loads(line) for line in (SCRATCH / "cases.jsonl").read_text(encoding="utf-8").splitlines()]
     else:
-        prepare(SCRATCH)
         facts, cases = observe(SCRATCH, args.timeout, corpora, args.limit)
         facts.save(saved)
     elapsed = {"runtime": time.perf_counter() - started}
