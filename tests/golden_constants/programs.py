@@ -1165,4 +1165,50 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "tensor_dtype_change": """
+        import torch
+
+        @torch.compile
+        def score(logits):
+            return logits.softmax(-1).amax(-1)
+
+        def run():
+            logits = torch.randn(16, 12)
+            score(logits)
+            score(logits.bfloat16().float())
+            score(logits.bfloat16())
+
+        if __name__ == "__main__":
+            run()
+    """,
+    "tensor_shape_change": """
+        import torch
+
+        @torch.compile
+        def head(x):
+            return torch.relu(x).mean(0)
+
+        def run():
+            for batch in (16, 16, 8, 4):
+                head(torch.randn(batch, 6))
+
+        if __name__ == "__main__":
+            run()
+    """,
+    "tuple_arg_change": """
+        import torch
+        import torch.nn.functional as F
+
+        @torch.compile
+        def pooled(feature_map, kernel_size):
+            return F.avg_pool2d(feature_map, kernel_size=kernel_size, stride=kernel_size).flatten(1)
+
+        def run():
+            fmap = torch.randn(2, 8, 16, 16)
+            for kernel_size in ((2, 2), (4, 4), (2, 2)):
+                pooled(fmap, kernel_size)
+
+        if __name__ == "__main__":
+            run()
+    """,
 }

@@ -66,7 +66,91 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
         out += found
         if not found and (kind == "G" or (kind == "L" and name in defaults and not path == [])):
             out += _mutated_globals(project, spec, wrap, kind, name, path, defaults, mutations, entry, settings)
-    return _fold_instances(out)
+    frame = next((e for e in events if e.action is Action.FRAME), None)
+    if calls and frame is not None:
+        out += _one_per_call([e for i, name in enumerate(params)
+                              if (e := _tensor_change(frame, calls, name, i, settings, entry)) is not None],
+                             lambda e: e.location)
+    return _fold_instances(_one_per_call(out, _same_container))
+
+
+_ITEM = re.compile(r"\[\d+\]$")
+
+
+def _same_container(event: Event) -> tuple[object, ...]:
+    """`L['kernel_size'][0]` and `[1]` changing at one call: one recompile of one tuple."""
+    source = event.source or ""
+    return (event.location, _ITEM.sub("", source)) if _ITEM.search(source) else (event.location, source, id(event))
+
+
+def _one_per_call(changes: list[Event], key: Callable[[Event], object]) -> list[Event]:
+    """Guards that fail at the same call cause one recompile: one finding naming them all (torch
+    names the first guard that fails)."""
+    by_site: dict[object, list[Event]] = {}
+    for event in changes:
+        by_site.setdefault(key(event), []).append(event)
+    out = []
+    for first, *others in by_site.values():
+        if others:
+            also = ", ".join(e.source or "" for e in others)
+            first = first.with_(detail={**first.detail, "reason": f"{first.detail['reason']} ({also} change at "
+                                                               "the same call)"})
+        out.append(first)
+    return out
+
+
+def _tensor_change(frame: Event, calls: list[Site], name: str, index: int, settings: DynamoSettings,
+                   entry: str) -> Event | None:
+    """The first call whose tensor fails the TENSOR_MATCH guard of the first: another size (the
+    last, smaller batch; a longer sequence), dtype (`x.bfloat16()`) or requires_grad."""
+    pick = functools.partial(_argument, index=index, name=name, default=None)
+    base = pick(calls[0])
+    if base is None or base.kind != V.TENSOR:
+        return None
+    for site in calls[1:]:
+        current = pick(site)
+        if current is None or current.kind != V.TENSOR:
+            continue
+        failed = _tensor_mismatch(name, base, current)
+        if failed is None:
+            continue
+        text, what = failed
+        if what == "size" and settings.automatic_dynamic_shapes and settings.dynamic is not False:
+            why = ("Dynamo recompiles once, then automatic dynamic marks that dimension dynamic (a SymInt) "
+                   "so later sizes reuse the graph")
+            remedy, once = "mark the dimension dynamic up front (torch._dynamo.mark_dynamic) or pad to one size", True
+        elif what == "size":
+            why = f"with dynamic=False every distinct size compiles a new graph, up to recompile_limit " \
+                  f"({settings.recompile_limit})"
+            remedy, once = "pad to one size, or let automatic dynamic shapes generalize it", False
+        else:
+            why = f"each distinct {what} compiles a graph of its own, up to recompile_limit ({settings.recompile_limit})"
+            remedy, once = "pass tensors of one dtype and requires_grad to the compiled function", False
+        return Event(Action.RECOMPILE, Location(site.display, site.line, site.column), entry, frame=frame.frame,
+                     source=f"L[{name!r}]", variable_tracker="TensorVariable", guard_kind="TENSOR_MATCH",
+                     guard=text, confidence="medium",
+                     related=(Related(frame.location, f"guarded here: TENSOR_MATCH on L[{name!r}]"),),
+                     detail={"reason": f"called with another tensor: {text}; {why}", "remedy": remedy,
+                             "changed_value": "another tensor", "once": once})
+    return None
+
+
+def _tensor_mismatch(name: str, base: Value, current: Value) -> tuple[str, str] | None:
+    """What torch's TENSOR_MATCH says first (`tensor 'x' size mismatch at index 0. expected 16, actual 8`),
+    and what differs: a size (which automatic dynamic generalizes), the rank, the dtype, requires_grad."""
+    if base.pytype and current.pytype and base.pytype != current.pytype:
+        return f"tensor {name!r} dtype mismatch. expected {base.pytype}, actual {current.pytype}", "dtype"
+    grads = [t.attrs.get("requires_grad") for t in (base, current)]
+    if all(g is not None and g.known for g in grads) and bool(grads[0].value) != bool(grads[1].value):  # type: ignore[union-attr]
+        return f"tensor {name!r} requires_grad mismatch. expected requires_grad={int(bool(grads[0].value))}", "requires_grad"  # type: ignore[union-attr]
+    if base.items is None or current.items is None:
+        return None
+    if len(base.items) != len(current.items):
+        return f"tensor {name!r} rank mismatch. expected {len(base.items)}, actual {len(current.items)}", "rank"
+    for i, (a, b) in enumerate(zip(base.items, current.items)):
+        if a.known and b.known and a.value != b.value:
+            return f"tensor {name!r} size mismatch at index {i}. expected {a.value}, actual {b.value}", "size"
+    return None
 
 
 def _split_source(source: str) -> tuple[tuple[str, str] | None, list[Any]]:

@@ -56,9 +56,9 @@ def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionD
             # `forward(self, input_ids=None, ...)` with no call in sight: the first argument is the
             # one every caller passes (a tensor, TENSOR_MATCH), not the `None` default
             env[name] = Value(V.TENSOR, source=source, confidence="medium")
-        elif param.default is not None:
+        elif param.default is not None and seen is None:
             default = walker.materialize(literal(param.default, summary.imports), summary, source, None)
-            env[name] = default.with_(confidence=_default_confidence(default, seen, first))
+            env[name] = default.with_(confidence=_default_confidence(default, first))
         elif name in tensors or is_forward:
             # nn.Module.forward takes tensors; so does a parameter only tensor methods are called on
             env[name] = Value(V.TENSOR, source=source, confidence="medium")
@@ -86,12 +86,10 @@ def _is_none(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Name) and node.value == "None"
 
 
-def _default_confidence(default: Value, seen: Value | None, first: Site | None) -> str:
-    """How sure the walk is that the frame sees a parameter's default. With no call in sight, a
-    `None` default is the weakest guess: callers usually pass a tensor there (`input_ids=None`),
-    and Dynamo then guards TENSOR_MATCH on it, not `NONE_MATCH` (measured)."""
-    if seen is not None:
-        return "medium"
+def _default_confidence(default: Value, first: Site | None) -> str:
+    """How sure the walk is that the frame sees a parameter's default (the calls in sight leave it
+    out). With no call in sight, a `None` default is the weakest guess: callers usually pass a tensor
+    there (`input_ids=None`), and Dynamo then guards TENSOR_MATCH on it, not `NONE_MATCH` (measured)."""
     if first is None and default.kind == V.CONST and default.known and default.value is None:
         return "low"
     return "high"

@@ -196,6 +196,7 @@ class Walker:
         self.inlining: list[tuple[str, str]] = []
         self.callee_frames: list[CalleeFrame] = []
         self.wrapper_names: dict[str, str] = {}  # decorator wrappers: their qualified names
+        self.function_sources: dict[tuple[str, str], Source] = {}  # each function's first Source in the frame
         self.handlers = 0  # enclosing `try` blocks with handlers, across inlined calls
         self.in_try = 0  # the frame's own enclosing `try` bodies and handlers: Dynamo cannot resume inside them
         self.uncertain = 0  # enclosing branches the walk takes without knowing they run
@@ -1147,6 +1148,11 @@ class Walker:
         if not parsed.summary.module.startswith("torch."):  # torch.nn's own forwards: not the user's news
             self.emit(Action.INLINE, act, node, callee=self._callee_name(parsed, code_name), variable_tracker=V.FUNC,
                       detail={"qualname": qualname})
+        if func.source is not None:
+            # one function object, however it is reached (the forward of every MultiheadAttention
+            # layer): Dynamo reuses the VariableTracker it built first, so its defaults keep that Source
+            first = self.function_sources.setdefault(key, func.source)
+            func = func.with_(source=first) if first != func.source else func
         env = self.bind(fn, func, args, kwargs, parsed, act, node)
         link = Related(self.loc(act, node), f"{'in a loop: ' if act.loops else ''}calls {callee.rpartition(':')[2]}")
         inner = Act(parsed, qualname, env, (*act.chain, link), act.depth + 1, 0, cls, closure)

@@ -11,6 +11,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.sources import LocalSource
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.command_line import PARSER_CLASSES, new_parser
+from vtlint.analyzer.variables.tensor import created
 from vtlint.analyzer.variables.user_defined import MODULE_METHODS
 
 if TYPE_CHECKING:
@@ -40,6 +41,8 @@ CONSTANT_FOLD = {
     "torch.distributed.get_world_size": "int", "torch.get_default_dtype": None, "torch.promote_types": None,
     "torch.accelerator.is_available": "bool", "torch._C._is_any_autocast_enabled": "bool",
     "torch.is_grad_enabled": "bool", "torch.is_inference_mode_enabled": "bool", "torch.is_tensor": "bool",
+    "torch.overrides.has_torch_function": "bool", "torch.overrides.has_torch_function_unary": "bool",
+    "torch.overrides.has_torch_function_variadic": "bool",
     "Tensor.is_floating_point": "bool", "Tensor.is_complex": "bool", "Tensor.is_contiguous": "bool",
     "Tensor.element_size": "int", "Tensor.get_device": "int",
 }
@@ -112,12 +115,19 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
     if decision.action == "inline":
         if tx.project.function(name) is not None:
             return tx.call_user(Value(V.FUNC, ref=name), args, kwargs, act, node)
-        return instance_of(name, receiver)
+        if not name.startswith("torch.nn.functional."):
+            return instance_of(name, receiver)
+        # torch.nn.functional (F.silu, F.avg_pool2d bound to a C function), whose source the walk does
+        # not read: it ends in graph ops on these arguments
+    in_graph = decision.action in ("graph-node", "inline")
     for value in args + list(kwargs.values()):
         tx.use(value, act, node)
         if value.kind in (V.LIST, V.TUPLE):
             tx.length_check(value, act, node)
-    if decision.action == "graph-node":
+            if not tx.builder.is_constant_tuple(value):  # a module's tuple is one value, guarded whole
+                for element in value.unpack_var_sequence(tx, act, node) or []:
+                    tx.use(element, act, node)  # an op's int-list argument is a constant: each item guarded
+    if in_graph:
         tx.frame.graph_ops += 1
         for value in [*args, *kwargs.values()]:
             if value.kind == V.CONST and value.pytype == "float":
@@ -126,7 +136,7 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
                 tx.frame.specialized.update(V.origins(value))
         if name.endswith((".size", ".dim", ".numel", "Tensor.size", "Tensor.dim")):
             return Value(V.CONST, pytype="int")
-        return Value(V.TENSOR)
+        return created(name, args, kwargs, receiver)
     if decision.variable_tracker == "DataPtrVariable":
         return Value(V.UNKNOWN, ref=DATA_PTR, confidence="medium")
     return instance_of(name, receiver)

@@ -49,3 +49,82 @@ class TensorVariable(Value):
                 tx.graph_break(act, node, decision, "boolean mask")
         return Value(V.TENSOR)
 
+
+
+# --- tensor metadata: what a TENSOR_MATCH guard checks (sizes, dtype, requires_grad) -------------
+# A TensorVariable made by eager code (a script's `torch.randn(16, 6)`) carries its metadata:
+# `items` its sizes (int constants, or unknown), `pytype` its dtype ("float32"), and
+# `attrs["requires_grad"]`. A call that passes another size, dtype or requires_grad fails the guard.
+
+_DTYPES = {
+    "float32": "float32", "float": "float32", "float64": "float64", "double": "float64", "float16": "float16",
+    "half": "float16", "bfloat16": "bfloat16", "int64": "int64", "long": "int64", "int32": "int32", "int": "int32",
+    "int16": "int16", "short": "int16", "int8": "int8", "uint8": "uint8", "bool": "bool",
+    "complex64": "complex64", "cfloat": "complex64", "complex128": "complex128",
+}
+_FLOAT_FACTORIES = frozenset({"torch.randn", "torch.rand", "torch.zeros", "torch.ones", "torch.empty"})
+_CONVERSIONS = {"float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16", "long": "int64",
+                "int": "int32", "bool": "bool"}
+
+
+def dtype_of(value: Value | None) -> str | None:
+    """`torch.bfloat16` (a LibraryValue) -> "bfloat16"."""
+    if value is None or value.kind != V.LIB or not value.ref or not value.ref.startswith("torch."):
+        return None
+    return _DTYPES.get(value.ref.removeprefix("torch."))
+
+
+def _dims(values: list[Value]) -> list[Value] | None:
+    """`torch.randn(16, 6)` / `torch.randn((16, 6))`: the sizes, each an int constant."""
+    if len(values) == 1 and values[0].kind in (V.LIST, V.TUPLE):
+        values = values[0].items or []
+    if not values or not all(v.kind == V.CONST and (not v.known or isinstance(v.value, int)) for v in values):
+        return None
+    return [V.const(v.value) if v.known else Value(V.CONST, pytype="int") for v in values]
+
+
+def tensor(shape: list[Value] | None, dtype: str | None, requires_grad: Value | None = None) -> Value:
+    attrs = {"requires_grad": requires_grad} if requires_grad is not None else {}
+    return Value(V.TENSOR, items=shape, pytype=dtype, attrs=attrs)
+
+
+def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Value | None) -> Value:
+    """The tensor a torch function or Tensor method returns, with the metadata the walk can know."""
+    method = name.removeprefix("Tensor.")
+    if receiver is not None and receiver.kind == V.TENSOR:
+        if method in _CONVERSIONS:
+            return receiver.with_(pytype=_CONVERSIONS[method], attrs=dict(receiver.attrs), source=None, read_at=None)
+        if method == "to" and args and dtype_of(args[0]):
+            return receiver.with_(pytype=dtype_of(args[0]), attrs=dict(receiver.attrs), source=None, read_at=None)
+        if method in ("clone", "detach", "contiguous", "cpu", "cuda"):
+            return receiver.with_(attrs={}, source=None, read_at=None)
+        return Value(V.TENSOR)
+    explicit, grad = dtype_of(kwargs.get("dtype")), kwargs.get("requires_grad")
+    if name in _FLOAT_FACTORIES:
+        return tensor(_dims(args), explicit or "float32", grad)
+    if name == "torch.full" and args:
+        fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
+        default = "int64" if fill is not None and isinstance(fill.value, int) and fill.known else "float32"
+        return tensor(_dims(args[:1]), explicit or default, grad)
+    if name == "torch.randint" and args:
+        size = kwargs.get("size") or args[-1]
+        return tensor(_dims([size]) if size.kind in (V.LIST, V.TUPLE) else None, explicit or "int64", grad)
+    if name == "torch.cat" and args and args[0].kind in (V.LIST, V.TUPLE) and args[0].items:
+        dim = kwargs.get("dim") or (args[1] if len(args) > 1 else V.const(0))
+        return _concatenated(args[0].items, dim)
+    return Value(V.TENSOR)
+
+
+def _concatenated(parts: list[Value], dim: Value) -> Value:
+    shapes = [p.items for p in parts]
+    if not dim.known or not isinstance(dim.value, int) or any(s is None for s in shapes):
+        return Value(V.TENSOR)
+    rank = len(shapes[0] or [])
+    if rank == 0 or any(len(s or []) != rank for s in shapes):
+        return Value(V.TENSOR)
+    axis = dim.value % rank
+    sizes = [s[axis] for s in shapes if s is not None]
+    total = sum(v.value for v in sizes) if all(v.known for v in sizes) else None
+    shape = list(shapes[0] or [])
+    shape[axis] = V.const(total) if total is not None else Value(V.CONST, pytype="int")
+    return tensor(shape, parts[0].pytype)
