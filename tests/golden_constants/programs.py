@@ -1211,4 +1211,21 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "dataloader_last_batch": """
+        import torch
+        from torch.utils.data import DataLoader, TensorDataset
+
+        @torch.compile
+        def loss_of(x, y):
+            return ((x.sum(-1, keepdim=True) - y) ** 2).mean()
+
+        def run():
+            data = TensorDataset(torch.randn(40, 6), torch.randn(40, 1))
+            for epoch in range(2):
+                for x, y in DataLoader(data, batch_size=16):
+                    loss_of(x, y)
+
+        if __name__ == "__main__":
+            run()
+    """,
 }

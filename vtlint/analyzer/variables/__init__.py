@@ -9,6 +9,7 @@ from vtlint.analyzer.variables import (
     builtin,
     command_line,
     constant,
+    data,
     dicts,
     functions,
     library,
@@ -19,5 +20,5 @@ from vtlint.analyzer.variables import (
     user_defined,
 )
 
-__all__ = ["builtin", "command_line", "constant", "dicts", "functions", "library", "lists", "nn_module", "tensor",
+__all__ = ["builtin", "command_line", "constant", "data", "dicts", "functions", "library", "lists", "nn_module", "tensor",
            "unknown", "user_defined"]

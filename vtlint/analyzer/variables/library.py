@@ -11,6 +11,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.sources import LocalSource
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.command_line import PARSER_CLASSES, new_parser
+from vtlint.analyzer.variables.data import DATASETS, LOADERS, dataset, loader
 from vtlint.analyzer.variables.tensor import created
 from vtlint.analyzer.variables.user_defined import MODULE_METHODS
 
@@ -75,6 +76,10 @@ class LibraryVariable(Value):
             return tx.objects.instantiate(self.ref, args, kwargs, None)
         if self.ref in PARSER_CLASSES and tx.eager:
             return new_parser()
+        if self.ref in DATASETS and tx.eager:
+            return dataset(args)
+        if self.ref in LOADERS and tx.eager:
+            return loader(args, kwargs)
         return call_library(tx, self, args, kwargs, act, node)
 
 
