@@ -66,6 +66,8 @@ class _Stdout:
             raise StdoutError(exc.errno, exc.strerror) from None
 
     def flush(self) -> None:
+        if self._stream.closed:
+            return  # closed on purpose: the language server closes its stdout at `exit`
         try:
             self._stream.flush()
         except OSError as exc:

@@ -12,11 +12,13 @@ import asyncio
 import gc
 import logging
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
+from pygls.io_ import StdinAsyncReader, StdoutWriter
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
@@ -26,6 +28,7 @@ from vtlint.findings import Finding, Notification
 from vtlint.lsp import convert, runtime_bridge
 from vtlint.lsp.project import Project
 from vtlint.lsp.settings import ConfigProblem, EditorSettings, resolve_config
+from vtlint.lsp.wire import VtlintProtocol, read_messages
 from vtlint.rules.registry import get_rule
 
 DEBOUNCE_S = 0.3
@@ -36,7 +39,8 @@ log = logging.getLogger("vtlint.lsp")
 
 class VtlintServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("vtlint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        super().__init__("vtlint", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                         protocol_cls=VtlintProtocol)
         self.settings = EditorSettings()
         self.projects: dict[Path, Project] = {}
         self.findings: dict[str, list[tuple[Finding, types.Range]]] = {}  # uri -> what was published
@@ -46,6 +50,22 @@ class VtlintServer(LanguageServer):
         self.lint_count = 0
         self.scan_count = 0  # whole-project scans (first lint of a project, files came or went)
         self.linted: dict[str, int | None] = {}  # uri -> the buffer version last published
+
+    def serve_stdio(self) -> None:
+        """pygls' stdio loop, reading frames with `wire.read_messages` (a junk frame costs
+        that frame only). `exit` ends the process with LSP's code: 0 after `shutdown`, else 1."""
+        self._stop_event = threading.Event()
+        reader = StdinAsyncReader(sys.stdin.buffer, self.thread_pool)
+        self.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
+        assert isinstance(self.protocol, VtlintProtocol)
+        try:
+            asyncio.run(read_messages(reader, self.protocol, self._stop_event))
+        except BrokenPipeError:
+            log.error("vtlint lsp: the client is gone")
+        except KeyboardInterrupt:
+            pass
+        finally:
+            self.shutdown()
 
     # -- documents and projects ------------------------------------------------
 
@@ -108,7 +128,9 @@ class VtlintServer(LanguageServer):
         first lint of a project is followed by a scan of the whole project in the
         background, which learns which entries inline which files and republishes."""
         opened = {p: u for p, u in self.open_python().items() if p == trigger or self.owns(project, p)}
-        buffers = {p: self.workspace.get_text_document(u).source for p, u in opened.items()}
+        docs = {p: self.workspace.get_text_document(u) for p, u in opened.items()}
+        buffers = {p: doc.source for p, doc in docs.items()}
+        versions = {p: doc.version for p, doc in docs.items()}  # what is linted: changes may come meanwhile
         too_big = {p for p, text in buffers.items() if len(text) > self.settings.max_file_chars}
         overrides = {p: t for p, t in buffers.items() if p not in too_big}
         loop = asyncio.get_running_loop()
@@ -138,13 +160,19 @@ class VtlintServer(LanguageServer):
             self.last_lint_s = time.perf_counter() - started
             self.lint_count += 1
         project.learn(result, {f.display for f in files})
+        linted = {project.source_file(p).display: text for p, text in buffers.items()}
+        still_open = set(self.open_python().values())
         for path, uri in opened.items():
+            if uri not in still_open:
+                continue  # closed during the analysis: its diagnostics were cleared then
             display = project.source_file(path).display
             if path in too_big:
-                self.publish(uri, [], project, extra=[self._budget_diagnostic(len(buffers[path]))])
+                self.publish(uri, [], project, extra=[self._budget_diagnostic(len(buffers[path]))],
+                             linted=(linted, versions[path]))
             else:
                 self.publish(uri, [f for f in result.findings if f.location.path == display], project,
-                             notes=[n for n in result.notifications if n.location and n.location.path == display])
+                             notes=[n for n in result.notifications if n.location and n.location.path == display],
+                             linted=(linted, versions[path]))
         if not project.scanned and not project.scanning:
             project.scanning = True
             loop.create_task(self._scan(project, trigger))
@@ -179,18 +207,25 @@ class VtlintServer(LanguageServer):
         )
 
     def publish(self, uri: str, findings: list[Finding], project: Project, *,
-                notes: list[Notification] = (), extra: list[types.Diagnostic] = ()) -> None:  # type: ignore[assignment]
-        doc = self.workspace.get_text_document(uri)
-        buffers = {project.source_file(p).display: self.workspace.get_text_document(u).source
-                   for p, u in self.open_python().items()}
+                notes: list[Notification] = (), extra: list[types.Diagnostic] = (),  # type: ignore[assignment]
+                linted: tuple[dict[str, str], int | None] | None = None) -> None:
+        """`linted`: the buffers the findings were computed from and the version of `uri`
+        among them. A change that came during the analysis is not what they describe: they
+        are published with the version they belong to (the lint it scheduled follows)."""
+        if linted is None:
+            buffers = {project.source_file(p).display: self.workspace.get_text_document(u).source
+                       for p, u in self.open_python().items()}
+            version = self.workspace.get_text_document(uri).version
+        else:
+            buffers, version = linted
         lines_of = convert.LinesOf(project.root, buffers, self.workspace.position_codec)
         diagnostics = [convert.to_diagnostic(f, get_rule(f.code), project.root, lines_of, self.settings.severity)
                        for f in findings]
         diagnostics += [self._note_diagnostic(n, lines_of) for n in notes]
         self.findings[uri] = [(f, d.range) for f, d in zip(findings, diagnostics)]
-        self.linted[uri] = doc.version
+        self.linted[uri] = version
         self.text_document_publish_diagnostics(
-            types.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=[*diagnostics, *extra])
+            types.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=[*diagnostics, *extra])
         )
 
     @staticmethod
@@ -230,8 +265,15 @@ def initialize(ls: VtlintServer, params: types.InitializeParams) -> None:
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 async def did_open(ls: VtlintServer, params: types.DidOpenTextDocumentParams) -> None:
-    if params.text_document.uri.endswith((".py", ".pyi")) or params.text_document.language_id == "python":
-        await ls.lint(params.text_document.uri)
+    uri = params.text_document.uri
+    if _on_disk(uri) and (uri.endswith((".py", ".pyi")) or params.text_document.language_id == "python"):
+        await ls.lint(uri)
+
+
+def _on_disk(uri: str) -> bool:
+    """A `file:` URI: the analyzer reads projects from disk (an untitled buffer or another
+    scheme has no project; its path would be the server's working directory)."""
+    return uri.startswith("file:") and bool(to_fs_path(uri))
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -246,6 +288,8 @@ async def did_save(ls: VtlintServer, params: types.DidSaveTextDocumentParams) ->
     if uri.endswith("pyproject.toml"):
         ls.relint_all()
         return
+    if uri not in ls.open_python().values():
+        return  # not an open Python buffer: nothing of it was linted
     pending = ls.pending.pop(uri, None)
     if pending:
         pending.cancel()
@@ -260,6 +304,8 @@ def did_close(ls: VtlintServer, params: types.DidCloseTextDocumentParams) -> Non
     uri = params.text_document.uri
     ls.findings.pop(uri, None)
     ls.linted.pop(uri, None)
+    if not _on_disk(uri):
+        return
     path = Path(to_fs_path(uri) or "").resolve()
     project, _ = ls.project_for(path)
     project.chunks.forget(project.source_file(path).display)
@@ -311,6 +357,8 @@ def hover(ls: VtlintServer, params: types.HoverParams) -> types.Hover | None:
 )
 def code_action(ls: VtlintServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     uri = params.text_document.uri
+    if uri not in ls.findings:
+        return []  # nothing published for it (not open, or not linted yet): no action to offer
     path = Path(to_fs_path(uri) or "").resolve()
     project, _ = ls.project_for(path)
     buffers = {project.source_file(path).display: ls.workspace.get_text_document(uri).source}
@@ -389,4 +437,4 @@ def serve() -> None:
     # make it rescan the server's own state over and over (~30% of a 2,000-line lint).
     gc.set_threshold(100_000, 50, 100)
     gc.freeze()  # what is loaded by now lives as long as the server
-    server.start_io()
+    server.serve_stdio()
