@@ -19,7 +19,15 @@ def keys(events: Iterable[Event], kind: str) -> set[tuple[object, ...]]:
         return {e.key for e in events if e.action is Action.WRAP and e.guard_kind in CONSTANT_GUARDS}
     if kind == "inline":
         return {e.key for e in events if e.action is Action.INLINE}
-    return {e.key for e in events if e.action is Action.RECOMPILE and e.source}
+    return {key for e in events if e.action is Action.RECOMPILE and (key := _recompile_key(e)) is not None}
+
+
+def _recompile_key(event: Event) -> tuple[object, ...] | None:
+    """By Source; a recompile on global state (grad mode) has none: by its failing guard."""
+    if event.source:
+        return event.key
+    guard = event.guard if event.guard_kind == "GLOBAL_STATE" else event.detail.get("failing_guard")
+    return ("recompile", event.entry, guard) if isinstance(guard, str) and guard.startswith("GLOBAL_STATE") else None
 
 
 @dataclass

@@ -1228,4 +1228,30 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "no_grad_eval": """
+        import torch
+        from torch import nn
+
+        class MLP(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(12, 4)
+                self.drop = nn.Dropout(0.1)
+
+            def forward(self, x):
+                return self.drop(self.fc(x))
+
+        def run():
+            model = MLP()
+            compiled = torch.compile(model)
+            for epoch in range(2):
+                model.train()
+                compiled(torch.randn(8, 12)).sum().backward()
+                model.eval()
+                with torch.no_grad():
+                    compiled(torch.randn(8, 12))
+
+        if __name__ == "__main__":
+            run()
+    """,
 }

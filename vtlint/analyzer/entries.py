@@ -44,6 +44,7 @@ class Site:
     text: str = ""
     # the module globals holding objects, as they were when the call was made ("display:name")
     globals: dict[str, Value] = field(default_factory=dict)
+    grad_enabled: bool | None = None  # grad mode at the call (Dynamo's GLOBAL_STATE guard), when known
 
 
 @dataclass

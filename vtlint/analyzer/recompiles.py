@@ -71,7 +71,31 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
         out += _one_per_call([e for i, name in enumerate(params)
                               if (e := _tensor_change(frame, calls, name, i, settings, entry)) is not None],
                              lambda e: e.location)
+        grad = _grad_mode_change(frame, calls, entry)
+        if grad is not None:  # checked first (the guard tree's root): it is the recompile torch reports there
+            out = [grad, *(e for e in out if e.location != grad.location)]
     return _fold_instances(_one_per_call(out, _same_container))
+
+
+def _grad_mode_change(frame: Event, calls: list[Site], entry: str) -> Event | None:
+    """A call under `torch.no_grad()` after calls with grad enabled (or the reverse): Dynamo's
+    GLOBAL_STATE guard fails and the frame compiles again for that grad mode (the eval step of a
+    training loop)."""
+    first = calls[0].grad_enabled
+    for site in calls[1:]:
+        if first is None or site.grad_enabled is None or site.grad_enabled == first:
+            continue
+        now = "off (torch.no_grad() / inference_mode)" if not site.grad_enabled else "on"
+        return Event(Action.RECOMPILE, Location(site.display, site.line, site.column), entry, frame=frame.frame,
+                     guard_kind="GLOBAL_STATE", guard="GLOBAL_STATE changed: grad_mode", confidence="high",
+                     related=(Related(frame.location, "guarded here: GLOBAL_STATE (grad mode)"),),
+                     detail={"reason": f"called with grad mode {now}, the first compile had it "
+                                       f"{'on' if first else 'off'}: Dynamo's GLOBAL_STATE guard (grad_mode) "
+                                       "fails and each grad mode compiles a graph of its own (two at most)",
+                             "remedy": "expected for a train/eval loop (one extra compile); compile the eval "
+                                       "step separately if its graph should differ",
+                             "changed_value": "grad mode", "once": True})
+    return None
 
 
 _ITEM = re.compile(r"\[\d+\]$")
@@ -115,12 +139,16 @@ def _tensor_change(frame: Event, calls: list[Site], name: str, index: int, setti
         if failed is None:
             continue
         text, what = failed
-        if what == "size" and settings.automatic_dynamic_shapes and settings.dynamic is not False:
+        if what == "size" and settings.dynamic is True:
+            continue  # dynamic=True: sizes are symbolic from the first compile
+        static = base.attrs.get("static_dims")
+        if what == "size" and settings.automatic_dynamic_shapes and settings.dynamic is not False and not (
+                static is not None and static.known and static.value):
             why = ("Dynamo recompiles once, then automatic dynamic marks that dimension dynamic (a SymInt) "
                    "so later sizes reuse the graph")
             remedy, once = "mark the dimension dynamic up front (torch._dynamo.mark_dynamic) or pad to one size", True
         elif what == "size":
-            why = f"with dynamic=False every distinct size compiles a new graph, up to recompile_limit " \
+            why = f"with dynamic=False or mark_static every distinct size compiles a new graph, up to recompile_limit " \
                   f"({settings.recompile_limit})"
             remedy, once = "pad to one size, or let automatic dynamic shapes generalize it", False
         else:
@@ -147,8 +175,10 @@ def _tensor_mismatch(name: str, base: Value, current: Value) -> tuple[str, str] 
         return None
     if len(base.items) != len(current.items):
         return f"tensor {name!r} rank mismatch. expected {len(base.items)}, actual {len(current.items)}", "rank"
+    marked = base.attrs.get("dynamic_dims")
+    dynamic = set(marked.value) if marked is not None and marked.known else set()
     for i, (a, b) in enumerate(zip(base.items, current.items)):
-        if a.known and b.known and a.value != b.value:
+        if a.known and b.known and a.value != b.value and i not in dynamic:
             return f"tensor {name!r} size mismatch at index {i}. expected {a.value}, actual {b.value}", "size"
     return None
 

@@ -197,6 +197,7 @@ class Walker:
         self.callee_frames: list[CalleeFrame] = []
         self.wrapper_names: dict[str, str] = {}  # decorator wrappers: their qualified names
         self.function_sources: dict[tuple[str, str], Source] = {}  # each function's first Source in the frame
+        self.grad_enabled: bool | None = True  # eager code's grad mode (torch.no_grad() blocks), None: unknown
         self.handlers = 0  # enclosing `try` blocks with handlers, across inlined calls
         self.in_try = 0  # the frame's own enclosing `try` bodies and handlers: Dynamo cannot resume inside them
         self.uncertain = 0  # enclosing branches the walk takes without knowing they run
@@ -596,19 +597,23 @@ class Walker:
             self._resume(act, stmt)
 
     def with_stmt(self, stmt: cst.With, act: Act) -> None:
+        grad_enabled = self.grad_enabled
         for item in stmt.items:
             manager = item.item.func if isinstance(item.item, cst.Call) else item.item
             name = self.lib_name(self.expr(manager, act))
-            if isinstance(item.item, cst.Call):
-                for arg in item.item.args:
-                    self.expr(arg.value, act)
+            args = [self.expr(arg.value, act) for arg in item.item.args] if isinstance(item.item, cst.Call) else []
             if name:
                 decision = breaks.decide_context_manager(name, self.settings)
                 if decision.action == "graph-break":
                     self.graph_break(act, item.item, decision, f"with {name}")
+                if self.eager:
+                    self.grad_enabled = grad_mode_in(name, args, self.grad_enabled)
             if item.asname is not None:
                 self.assign(item.asname.name, V.unknown(), act)
-        self.block(stmt.body, act)
+        try:
+            self.block(stmt.body, act)
+        finally:
+            self.grad_enabled = grad_enabled
 
     # assignment ----------------------------------------------------------------
     def assign(self, target: cst.BaseExpression, value: Value, act: Act) -> None:
@@ -1124,7 +1129,8 @@ class Walker:
                 passed[positional[0].name.value] = func.bound_self
             site = Site(act.display, line, column, [V.snapshot(a) for a in args],
                         {k: V.snapshot(a) for k, a in passed.items()}, in_loop=act.loops > 0,
-                        globals={k: V.snapshot(g) for k, g in self.global_objects.items()})
+                        globals={k: V.snapshot(g) for k, g in self.global_objects.items()},
+                        grad_enabled=self.grad_enabled)
             self.recorded.append(((parsed.summary.display, qualname), site))
             return V.unknown("medium")
         decorators = parsed.summary.functions.get(qualname)
@@ -1158,6 +1164,10 @@ class Walker:
         inner = Act(parsed, qualname, env, (*act.chain, link), act.depth + 1, 0, cls, closure)
         self.inlining.append(key)
         bound = dict(env)
+        grad_enabled = self.grad_enabled
+        if self.eager and decorators:  # `@torch.no_grad()` on an eager function: its body runs without grad
+            for decorator in decorators.decorators:
+                self.grad_enabled = grad_mode_in(decorator, [], self.grad_enabled)
         try:
             if isinstance(fn, cst.Lambda):
                 return self.expr(fn.body, inner)
@@ -1172,6 +1182,7 @@ class Walker:
             raise
         finally:
             self.inlining.pop()
+            self.grad_enabled = grad_enabled
 
     def _callee_name(self, parsed: Parsed, code_name: str) -> str:
         if self.project.is_library(parsed.summary.display):
@@ -1355,3 +1366,20 @@ def _returned_def(fn: cst.FunctionDef) -> cst.FunctionDef | None:
                 if isinstance(small, cst.Return) and isinstance(small.value, cst.Name) and small.value.value in defs:
                     return defs[small.value.value]
     return None
+
+
+# Context managers and decorators that set grad mode, which Dynamo guards (GLOBAL_STATE).
+_GRAD_MODES = {"torch.no_grad": False, "torch.inference_mode": False, "torch.enable_grad": True,
+               "torch.autograd.grad_mode.no_grad": False, "torch.autograd.grad_mode.inference_mode": False,
+               "torch.autograd.grad_mode.enable_grad": True}
+
+
+def grad_mode_in(manager: str, args: list[Value], current: bool | None) -> bool | None:
+    """Grad mode inside `with manager(*args):` (`torch.set_grad_enabled(flag)` reads its flag)."""
+    if manager in ("torch.set_grad_enabled", "torch.autograd.grad_mode.set_grad_enabled"):
+        flag = args[0] if args else None
+        return bool(flag.value) if flag is not None and flag.kind == V.CONST and flag.known else None
+    if manager in ("torch.inference_mode", "torch.autograd.grad_mode.inference_mode") and args:
+        flag = args[0]
+        return None if not (flag.kind == V.CONST and flag.known) else (current if not flag.value else False)
+    return _GRAD_MODES.get(manager, current)

@@ -12,7 +12,7 @@ from vtlint.analyzer.sources import LocalSource
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.command_line import PARSER_CLASSES, new_parser
 from vtlint.analyzer.variables.data import DATASETS, LOADERS, dataset, loader
-from vtlint.analyzer.variables.tensor import created
+from vtlint.analyzer.variables.tensor import MARKS, created, mark
 from vtlint.analyzer.variables.user_defined import MODULE_METHODS
 
 if TYPE_CHECKING:
@@ -99,6 +99,8 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         target = args[0] if args else V.unknown()
         tx.compiles(target, kwargs, act, node)
         return target  # torch.compile(fn) calls fn: its calls are recorded
+    if name in MARKS and tx.eager:
+        return mark(MARKS[name], args)
     if receiver is not None and receiver.kind == V.DICT:
         return receiver.call_method(tx, name.rpartition(".")[2], args, act, node)  # type: ignore[attr-defined]
     if receiver is not None and receiver.kind == V.TENSOR:

@@ -63,6 +63,10 @@ _DTYPES = {
     "complex64": "complex64", "cfloat": "complex64", "complex128": "complex128",
 }
 _FLOAT_FACTORIES = frozenset({"torch.randn", "torch.rand", "torch.zeros", "torch.ones", "torch.empty"})
+# torch._dynamo's marks on a tensor's dimensions, and what they make of a size change.
+MARKS = {"torch._dynamo.mark_dynamic": "dynamic", "torch._dynamo.maybe_mark_dynamic": "dynamic",
+         "torch._dynamo.decorators.mark_dynamic": "dynamic", "torch._dynamo.mark_static": "static",
+         "torch._dynamo.decorators.mark_static": "static", "torch.compiler.mark_dynamic": "dynamic"}
 _CONVERSIONS = {"float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16", "long": "int64",
                 "int": "int32", "bool": "bool"}
 
@@ -128,3 +132,16 @@ def _concatenated(parts: list[Value], dim: Value) -> Value:
     shape = list(shapes[0] or [])
     shape[axis] = V.const(total) if total is not None else Value(V.CONST, pytype="int")
     return tensor(shape, parts[0].pytype)
+
+
+def mark(how: str, args: list[Value]) -> Value:
+    """`torch._dynamo.mark_dynamic(x, 0)`: the dimension is a SymInt from the first compile on, so a
+    new size there reuses the graph (`mark_static`: every size compiles its own)."""
+    if len(args) >= 2 and args[0].kind == V.TENSOR:
+        dims = args[1].items if args[1].kind in (V.LIST, V.TUPLE) else [args[1]]
+        marked = [d.value for d in dims or [] if d.known and isinstance(d.value, int)]
+        key = f"{how}_dims"
+        previous = args[0].attrs.get(key)
+        known = list(previous.value) if previous is not None and previous.known else []
+        args[0].attrs[key] = V.const(tuple(sorted({*known, *marked})))
+    return V.const(None)

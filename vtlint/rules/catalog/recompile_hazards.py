@@ -67,7 +67,10 @@ keep configuration constant while the compiled function is in use.
     def build(self, merged: MergedEvent, ctx: RuleContext) -> Finding | None:
         event = merged.event
         reason = event.detail.get("reason") or event.detail.get("failing_guard") or "a guard fails"
-        what = f"`{event.source}` changes here" if event.source else "a guarded value changes here"
+        if event.source:
+            what = f"`{event.source}` changes here"
+        else:
+            what = "grad mode changes here" if event.guard_kind == "GLOBAL_STATE" else "a guarded value changes here"
         return _finding(self, merged, f"recompile: {what} — {reason}")
 
 
