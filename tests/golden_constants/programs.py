@@ -1254,4 +1254,34 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "function_argument_change": """
+        import torch
+        import torch.nn.functional as F
+
+        @torch.compile
+        def block(x, w, activation):
+            return activation(x @ w)
+
+        def run():
+            x, w = torch.randn(8, 16), torch.randn(16, 16)
+            for activation in (F.relu, F.gelu, F.silu):
+                block(x, w, activation)
+
+        if __name__ == "__main__":
+            run()
+    """,
+    "tensor_size_from_softmax": """
+        import torch
+
+        @torch.compile
+        def mix(x, weights):
+            return x * weights.sum()
+
+        def run():
+            for levels in (3, 3, 4):
+                mix(torch.randn(5), torch.softmax(torch.randn(levels), 0))
+
+        if __name__ == "__main__":
+            run()
+    """,
 }

@@ -71,10 +71,38 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
         out += _one_per_call([e for i, name in enumerate(params)
                               if (e := _tensor_change(frame, calls, name, i, settings, entry)) is not None],
                              lambda e: e.location)
+        out += [e for i, name in enumerate(params)
+                if (e := _function_change(frame, calls, name, i, settings, entry)) is not None]
         grad = _grad_mode_change(frame, calls, entry)
         if grad is not None:  # checked first (the guard tree's root): it is the recompile torch reports there
             out = [grad, *(e for e in out if e.location != grad.location)]
     return _fold_instances(_one_per_call(out, _same_container))
+
+
+def _function_change(frame: Event, calls: list[Site], name: str, index: int, settings: DynamoSettings,
+                     entry: str) -> Event | None:
+    """Another function passed where the first call passed one (`activation=F.gelu` after `F.relu`):
+    Dynamo guards the function object by identity (ID_MATCH), so each one compiles a graph of its own."""
+    pick = functools.partial(_argument, index=index, name=name, default=None)
+    base = pick(calls[0])
+    if base is None or base.kind not in (V.LIB, V.FUNC, V.BUILTIN) or not base.ref:
+        return None
+    for site in calls[1:]:
+        current = pick(site)
+        if current is None or current.kind not in (V.LIB, V.FUNC, V.BUILTIN) or not current.ref \
+                or current.ref == base.ref:
+            continue
+        shown = current.ref.rpartition(".")[2]
+        return Event(Action.RECOMPILE, Location(site.display, site.line, site.column), entry, frame=frame.frame,
+                     source=f"L[{name!r}]", variable_tracker="UserFunctionVariable", guard_kind="ID_MATCH",
+                     guard=f"ID_MATCH: ___check_obj_id(L[{name!r}], ...)", confidence="medium",
+                     related=(Related(frame.location, f"guarded here: ID_MATCH on L[{name!r}]"),),
+                     detail={"reason": f"called with another function ({shown}): Dynamo guards the function "
+                                       f"object by identity (ID_MATCH), so each distinct function compiles a "
+                                       f"graph of its own, up to recompile_limit ({settings.recompile_limit})",
+                             "remedy": "compile one function per choice, or select the function by a flag "
+                                       "inside the compiled code", "changed_value": shown, "once": False})
+    return None
 
 
 def _grad_mode_change(frame: Event, calls: list[Site], entry: str) -> Event | None:

@@ -67,6 +67,11 @@ _FLOAT_FACTORIES = frozenset({"torch.randn", "torch.rand", "torch.zeros", "torch
 MARKS = {"torch._dynamo.mark_dynamic": "dynamic", "torch._dynamo.maybe_mark_dynamic": "dynamic",
          "torch._dynamo.decorators.mark_dynamic": "dynamic", "torch._dynamo.mark_static": "static",
          "torch._dynamo.decorators.mark_static": "static", "torch.compiler.mark_dynamic": "dynamic"}
+# Ops whose result has their first argument's sizes (elementwise, along-a-dim normalizations).
+_SAME_SHAPE = frozenset({f"{module}.{op}" for module in ("torch", "torch.nn.functional") for op in (
+    "softmax", "log_softmax", "relu", "gelu", "silu", "sigmoid", "tanh", "exp", "log", "abs", "neg", "sqrt",
+    "rsqrt", "square", "clamp", "dropout", "normalize", "layer_norm")} | {"torch.randn_like", "torch.rand_like",
+                                                                           "torch.zeros_like", "torch.ones_like"})
 _CONVERSIONS = {"float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16", "long": "int64",
                 "int": "int32", "bool": "bool"}
 
@@ -113,6 +118,13 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
     if name == "torch.randint" and args:
         size = kwargs.get("size") or args[-1]
         return tensor(_dims([size]) if size.kind in (V.LIST, V.TUPLE) else None, explicit or "int64", grad)
+    if name in _SAME_SHAPE and args and args[0].kind == V.TENSOR:
+        return tensor(args[0].items, explicit or args[0].pytype)
+    if name == "torch.tensor" and args and args[0].kind in (V.LIST, V.TUPLE) and args[0].items is not None:
+        values = args[0].items
+        if all(v.kind == V.CONST and v.known and type(v.value) in (int, float, bool) for v in values):
+            kind = "float32" if any(isinstance(v.value, float) for v in values) else "int64"
+            return tensor([V.const(len(values))], explicit or kind, grad)
     if name == "torch.cat" and args and args[0].kind in (V.LIST, V.TUPLE) and args[0].items:
         dim = kwargs.get("dim") or (args[1] if len(args) > 1 else V.const(0))
         return _concatenated(args[0].items, dim)
