@@ -512,7 +512,7 @@ def _compiles(recompiles: list[Event], calls: list[Any], settings: DynamoSetting
             runs = sum(site.iterations for site in calls) if all(s.iterations for s in calls) and calls else None
             compiles += (min(runs, settings.recompile_limit) - 1) if runs else settings.recompile_limit - 1
         else:
-            compiles += 1
+            compiles += int(event.detail.get("distinct", 1))  # one graph per new value, where they are counted
     return min(compiles, settings.recompile_limit)
 
 

@@ -93,6 +93,7 @@ def _function_change(frame: Event, calls: list[Site], name: str, index: int, set
                 or current.ref == base.ref:
             continue
         shown = current.ref.rpartition(".")[2]
+        others = {v.ref for c in calls[1:] if (v := pick(c)) is not None and v.ref and v.ref != base.ref}
         return Event(Action.RECOMPILE, Location(site.display, site.line, site.column), entry, frame=frame.frame,
                      source=f"L[{name!r}]", variable_tracker="UserFunctionVariable", guard_kind="ID_MATCH",
                      guard=f"ID_MATCH: ___check_obj_id(L[{name!r}], ...)", confidence="medium",
@@ -101,7 +102,8 @@ def _function_change(frame: Event, calls: list[Site], name: str, index: int, set
                                        f"object by identity (ID_MATCH), so each distinct function compiles a "
                                        f"graph of its own, up to recompile_limit ({settings.recompile_limit})",
                              "remedy": "compile one function per choice, or select the function by a flag "
-                                       "inside the compiled code", "changed_value": shown, "once": False})
+                                       "inside the compiled code", "changed_value": shown, "once": False,
+                             "distinct": len(others)})
     return None
 
 
