@@ -537,7 +537,8 @@ def _walk_frame(walker: Walker, act: Act, fn: cst.FunctionDef, entry: str, predi
         confidence="medium" if result is None else "high",
         detail={"graph_count": result.graph_count if result else 0,
                 "graph_break_count": result.graph_break_count if result else 0,
-                "frame_skipped": bool(result and result.frame_skipped)}))
+                "frame_skipped": bool(result and result.frame_skipped),
+                "first_reads": {name: list(where) for name, where in walker.first_reads.items()}}))
     for note in (result.notes if result else walker.notes)[:20]:
         prediction.notifications.append(Notification("limit", f"{entry}: {note}", Level.NOTE))
     return events

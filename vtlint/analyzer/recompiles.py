@@ -97,7 +97,7 @@ def _function_change(frame: Event, calls: list[Site], name: str, index: int, set
         return Event(Action.RECOMPILE, Location(site.display, site.line, site.column), entry, frame=frame.frame,
                      source=f"L[{name!r}]", variable_tracker="UserFunctionVariable", guard_kind="ID_MATCH",
                      guard=f"ID_MATCH: ___check_obj_id(L[{name!r}], ...)", confidence="medium",
-                     related=(Related(frame.location, f"guarded here: ID_MATCH on L[{name!r}]"),),
+                     related=_guarded_at(frame, name, "ID_MATCH"),
                      detail={"reason": f"called with another function ({shown}): Dynamo guards the function "
                                        f"object by identity (ID_MATCH), so each distinct function compiles a "
                                        f"graph of its own, up to recompile_limit ({settings.recompile_limit})",
@@ -105,6 +105,16 @@ def _function_change(frame: Event, calls: list[Site], name: str, index: int, set
                                        "inside the compiled code", "changed_value": shown, "once": False,
                              "distinct": len(others)})
     return None
+
+
+def _guarded_at(frame: Event, name: str, guard: str) -> tuple[Related, ...]:
+    """Where the frame's guard on argument `name` sits: the entry, and the first use of the argument
+    (where torch reports a TENSOR_MATCH or ID_MATCH failure)."""
+    out = [Related(frame.location, f"guarded here: {guard} on L[{name!r}]")]
+    read = frame.detail.get("first_reads", {}).get(name)
+    if read:
+        out.append(Related(Location(read[0], read[1], read[2]), f"L[{name!r}] is first used here"))
+    return tuple(out)
 
 
 def _grad_mode_change(frame: Event, calls: list[Site], entry: str) -> Event | None:
@@ -187,7 +197,7 @@ def _tensor_change(frame: Event, calls: list[Site], name: str, index: int, setti
         return Event(Action.RECOMPILE, Location(site.display, site.line, site.column), entry, frame=frame.frame,
                      source=f"L[{name!r}]", variable_tracker="TensorVariable", guard_kind="TENSOR_MATCH",
                      guard=text, confidence="medium",
-                     related=(Related(frame.location, f"guarded here: TENSOR_MATCH on L[{name!r}]"),),
+                     related=_guarded_at(frame, name, "TENSOR_MATCH"),
                      detail={"reason": f"called with another tensor: {text}; {why}", "remedy": remedy,
                              "changed_value": "another tensor", "once": once})
     return None

@@ -198,6 +198,7 @@ class Walker:
         self.wrapper_names: dict[str, str] = {}  # decorator wrappers: their qualified names
         self.function_sources: dict[tuple[str, str], Source] = {}  # each function's first Source in the frame
         self.grad_enabled: bool | None = True  # eager code's grad mode (torch.no_grad() blocks), None: unknown
+        self.first_reads: dict[str, tuple[str, int, int]] = {}  # argument -> (display, line, column) of its first use
         self.handlers = 0  # enclosing `try` blocks with handlers, across inlined calls
         self.in_try = 0  # the frame's own enclosing `try` bodies and handlers: Dynamo cannot resume inside them
         self.uncertain = 0  # enclosing branches the walk takes without knowing they run
@@ -226,7 +227,14 @@ class Walker:
 
     def use(self, value: Value, act: Act, node: cst.CSTNode) -> None:
         """Dynamo realizes a lazily wrapped value: the guard on its Source is installed here."""
+        self.first_read(value, act, node)
         self._install(self.builder.realize(value), act, self._read_site(value, act, node))
+
+    def first_read(self, value: Value, act: Act, node: cst.CSTNode) -> None:
+        """Where the frame first uses an argument: its TENSOR_MATCH / ID_MATCH guard is reported there."""
+        if not self.eager and type(value.source) is LocalSource and value.source.local_name not in self.first_reads:
+            line, column, _, _ = act.parsed.span(self._read_site(value, act, node))
+            self.first_reads[value.source.local_name] = (act.display, line, column)
 
     def length_check(self, value: Value, act: Act, node: cst.CSTNode) -> None:
         self._install(self.builder.length(value), act, self._read_site(value, act, node))
@@ -892,6 +900,7 @@ class Walker:
 
     def e_Call(self, node: cst.Call, act: Act) -> Value:
         func = self.expr(node.func, act)
+        self.first_read(func, act, node.func)
         args: list[Value] = []
         kwargs: dict[str, Value] = {}
         for arg in node.args:
