@@ -214,7 +214,12 @@ def _where(location: Any) -> tuple[str, int]:
 
 
 def _source(event: Event) -> str | None:
-    return normalize_source(event.source) if event.source else None
+    """The Source a recompile is about; for one on global state (grad mode, which has no Source),
+    its failing guard (`GLOBAL_STATE changed: grad_mode`)."""
+    if event.source:
+        return normalize_source(event.source)
+    guard = event.guard if event.guard_kind == "GLOBAL_STATE" else event.detail.get("failing_guard")
+    return guard if isinstance(guard, str) and guard.startswith("GLOBAL_STATE") else None
 
 
 def matches(predicted: Event, observed: Event) -> bool:
@@ -290,8 +295,8 @@ def score(predicted: list[Event], facts: RuntimeFacts, programs: set[str],
     result.unexercised = sum(1 for e in preds if not compiled(e))
     preds = _dedupe([e for e in preds if compiled(e)])
     observed = [e for e in facts.events if e.action is Action.RECOMPILE and program_of(e.location.path) in programs]
-    result.unattributed = [e for e in observed if not e.source]
-    observed = [e for e in observed if e.source]
+    result.unattributed = [e for e in observed if not _source(e)]
+    observed = [e for e in observed if _source(e)]
     for program in sorted(programs):
         pattern = PATTERNS.get(program, "other")
         cell = result.patterns[pattern]

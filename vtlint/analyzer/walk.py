@@ -991,10 +991,12 @@ class Walker:
 
     def iterate(self, value: Value, act: Act, node: cst.CSTNode) -> list[Value] | None:
         """GET_ITER / FOR_ITER: the elements Dynamo unrolls a `for` over."""
+        self.first_read(value, act, node)
         return value.unpack_var_sequence(self, act, node)
 
     def getitem(self, base: Value, index: Value, act: Act, node: cst.CSTNode) -> Value:
         """BINARY_SUBSCR."""
+        self.first_read(base, act, node)
         return base.getitem(self, index, act, node)
 
     # names -----------------------------------------------------------------------
@@ -1076,6 +1078,8 @@ class Walker:
 
     def getattr(self, base: Value, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
         """LOAD_ATTR."""
+        if act is not None and node is not None:
+            self.first_read(base, act, node)
         return base.var_getattr(self, name, act, node)
 
     def lib_name(self, value: Value) -> str | None:
