@@ -91,7 +91,7 @@ def _range(tx: Walker, args: list[Value], act: Act, node: cst.CSTNode) -> Value:
 
 
 def _sequence(tx: Walker, name: str, args: list[Value], act: Act, node: cst.CSTNode) -> Value:
-    seqs = [a.unpack_var_sequence(tx, act, node) for a in args]
+    seqs = [tx.iterate(a, act, node) for a in args]
     if not seqs or any(s is None for s in seqs):
         return Value(V.LIST)
     first: list[Any] = seqs[0] or []
