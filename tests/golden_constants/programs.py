@@ -1284,4 +1284,22 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "membership_tests": """
+        import torch
+
+        @torch.compile
+        def f(x, mode, opts):
+            if mode in ("train", "finetune"):
+                x = x * 2
+            if "scale" in opts:
+                x = x * opts["scale"]
+            return x
+
+        def run():
+            f(torch.ones(3), "train", {"scale": 3})
+            f(torch.ones(3), "eval", {"scale": 3})
+
+        if __name__ == "__main__":
+            run()
+    """,
 }

@@ -975,7 +975,10 @@ class Walker:
             self.use(left, act, node)
             if right.kind in (V.LIST, V.TUPLE):
                 self.length_check(right, act, node)
-            return Value(V.CONST, pytype="bool")
+            found = _membership(left, right)
+            if found is None:
+                return Value(V.CONST, pytype="bool")
+            return _weakest(V.const(found if isinstance(op, cst.In) else not found), left, right)
         if left.kind == V.ENUM or right.kind == V.ENUM:
             self.use(left, act, node)
             self.use(right, act, node)
@@ -1322,6 +1325,19 @@ def _identity(left: Value, right: Value) -> bool | None:
         other, const = (right, left) if left.kind == V.CONST else (left, right)
         if const.known and const.value is None and other.kind in (V.TENSOR, V.OBJECT, V.NN_MODULE, V.LIST, V.TUPLE):
             return False
+    return None
+
+
+def _membership(key: Value, container: Value) -> bool | None:
+    """`key in container` where both are known: a dict's keys (Dynamo specializes on them), or a
+    literal list or tuple of constants written in the code."""
+    if key.kind != V.CONST or not key.known:
+        return None
+    if container.kind == V.DICT and container.keys is not None:
+        return key.value in container.keys
+    if container.kind in (V.LIST, V.TUPLE) and container.source is None and container.items is not None \
+            and all(i.kind == V.CONST and i.known for i in container.items):
+        return key.value in [i.value for i in container.items]
     return None
 
 
