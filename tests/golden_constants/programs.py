@@ -1302,4 +1302,28 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "compile_wrappers": """
+        import functools
+
+        import torch
+
+        def scaled(x, n):
+            return x * n
+
+        def shifted(x, k):
+            return x + k
+
+        static_compile = functools.partial(torch.compile, dynamic=False)
+        cf = static_compile(scaled)
+        cg = torch._dynamo.optimize("eager")(shifted)
+
+        def run():
+            x = torch.ones(3)
+            for n in (2, 3, 4):
+                cf(x, n)
+                cg(x, n)
+
+        if __name__ == "__main__":
+            run()
+    """,
 }

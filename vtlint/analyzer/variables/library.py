@@ -25,7 +25,7 @@ COMPILING_CHECKS = frozenset({
     "torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling", "torch._dynamo.is_compiling",
     "torch._utils.is_compiling", "torch._dynamo.external_utils.is_compiling",
 })
-COMPILERS = frozenset({"torch.compile", "torch.compiler.compile"})
+COMPILERS = frozenset({"torch.compile", "torch.compiler.compile", "torch._dynamo.optimize"})
 # Higher-order ops whose function arguments Dynamo traces as subgraphs.
 CONTROL_FLOW = {
     "torch.cond": "cond", "torch._higher_order_ops.cond.cond": "cond", "torch._higher_order_ops.cond": "cond",
@@ -96,9 +96,9 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
     if name in CONTROL_FLOW and not tx.eager:
         return tx.control_flow(CONTROL_FLOW[name], args, act, node)
     if tx.eager and name in COMPILERS:
-        target = args[0] if args else V.unknown()
-        tx.compiles(target, kwargs, act, node)
-        return target  # torch.compile(fn) calls fn: its calls are recorded
+        return _compile(tx, func, args, kwargs, act, node)
+    if tx.eager and name == "functools.partial" and args and args[0].kind == V.LIB and args[0].ref in COMPILERS:
+        return args[0].with_(attrs={**args[0].attrs, **kwargs})  # partial(torch.compile, mode=...): a compiler
     if name in MARKS and tx.eager:
         return mark(MARKS[name], args)
     if receiver is not None and receiver.kind == V.DICT:
@@ -147,6 +147,22 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
     if decision.variable_tracker == "DataPtrVariable":
         return Value(V.UNKNOWN, ref=DATA_PTR, confidence="medium")
     return instance_of(name, receiver)
+
+
+def _compile(tx: Walker, compiler: Value, args: list[Value], kwargs: dict[str, Value], act: Act,
+             node: cst.Call) -> Value:
+    """`torch.compile(fn, **options)` returns fn compiled (its calls are recorded); `torch.compile(**options)`,
+    `torch._dynamo.optimize(backend)` and `functools.partial(torch.compile, ...)` return a compiler,
+    which compiles what it is called with."""
+    options = {**compiler.attrs, **kwargs}
+    if compiler.ref == "torch._dynamo.optimize" and not compiler.attrs.get("_made"):
+        if args:
+            options["backend"] = args[0]
+        return Value(V.LIB, ref="torch.compile", attrs={**options, "_made": V.const(True)})
+    if not args:
+        return Value(V.LIB, ref=compiler.ref, attrs=options)
+    tx.compiles(args[0], {k: v for k, v in options.items() if k != "_made"}, act, node)
+    return args[0]
 
 
 def instance_of(name: str, receiver: Value | None) -> Value:
