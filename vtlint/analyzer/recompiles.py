@@ -325,8 +325,13 @@ def _changed_values(wrap: Event, calls: list[Site], pick: Callable[[Site], Value
         else:
             why, remedy, once = _consequence(base, settings, wrap.source or "", wrap)
         new = _described(current) if differs and current is not None else "a new value each iteration"
+        detail: dict[str, Any] = {"changed_value": new, "once": once}
+        if not once:  # one graph per distinct value the calls pass
+            seen = {repr(v.value) for c in calls if (v := _follow(pick(c), path)) is not None and v.known}
+            if len(seen) > 1:
+                detail["distinct"] = len(seen) - 1
         return [_event(wrap, site, entry, f"called with {new}: {wrap.guard or wrap.source} fails; {why}", remedy,
-                       {"changed_value": new, "once": once}, [])]
+                       detail, [])]
     return []
 
 
