@@ -1326,4 +1326,28 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "custom_getattribute": """
+        import torch
+
+        class Config:
+            aliases = {"width": "hidden"}
+
+            def __init__(self, hidden):
+                self.hidden = hidden
+
+            def __getattribute__(self, key):
+                if key != "aliases" and key in super().__getattribute__("aliases"):
+                    key = super().__getattribute__("aliases")[key]
+                return super().__getattribute__(key)
+
+        @torch.compile
+        def f(x, cfg):
+            return x * cfg.hidden
+
+        def run():
+            f(torch.ones(3), Config(4))
+
+        if __name__ == "__main__":
+            run()
+    """,
 }

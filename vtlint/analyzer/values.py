@@ -80,6 +80,8 @@ class Value:
     read_at: Any = field(default=None, compare=False, repr=False)
     # a number computed in the frame (`-lr`): the Sources it was computed from
     origins: tuple[Source, ...] = field(default=(), compare=False, repr=False)
+    # an instance known by its class only (typed by an annotation): its attribute values are unknown
+    opaque: bool = False
 
     def __new__(cls, kind: str | None = None, *args: Any, **kwargs: Any) -> Value:  # noqa: PYI034 - a subclass
         """`Value(CONST, ...)` builds a ConstantVariable: the class registered for its kind."""

@@ -861,7 +861,7 @@ class Walker:
         own, which Dynamo inlines: `f.<locals>.<listcomp>`."""
         if sys.version_info < (3, 12):
             qualname = f"{act.qualname}.<locals>.{name}"
-            self.emit(Action.INLINE, act, node, callee=self._callee_name(act.parsed, qualname),
+            self.emit(Action.INLINE, act, node, callee=self.callee_name(act.parsed, qualname),
                       variable_tracker=V.FUNC, detail={"qualname": qualname})
 
     def comprehension(self, comp: cst.CompFor, produce: Any, act: Act) -> list[Value] | None:
@@ -1168,7 +1168,7 @@ class Walker:
         callee = f"{parsed.summary.display}:{qualname}" if not qualname.startswith("<") else qualname
         code_name = "<lambda>" if isinstance(fn, cst.Lambda) else qualname
         if not parsed.summary.module.startswith("torch."):  # torch.nn's own forwards: not the user's news
-            self.emit(Action.INLINE, act, node, callee=self._callee_name(parsed, code_name), variable_tracker=V.FUNC,
+            self.emit(Action.INLINE, act, node, callee=self.callee_name(parsed, code_name), variable_tracker=V.FUNC,
                       detail={"qualname": qualname})
         if func.source is not None:
             # one function object, however it is reached (the forward of every MultiheadAttention
@@ -1200,7 +1200,7 @@ class Walker:
             self.inlining.pop()
             self.grad_enabled = grad_enabled
 
-    def _callee_name(self, parsed: Parsed, code_name: str) -> str:
+    def callee_name(self, parsed: Parsed, code_name: str) -> str:
         if self.project.is_library(parsed.summary.display):
             return f"{parsed.summary.module}.{code_name}"
         return f"{parsed.summary.display}:{code_name}"
@@ -1299,7 +1299,29 @@ class Walker:
         if used_default and holder is not None:
             tuple_source = AttrSource(holder, "__defaults__")
             self.length_check(Value(V.TUPLE, source=tuple_source, items=[V.unknown() for _ in defaults]), act, node)
+        if self.eager and isinstance(fn, cst.FunctionDef):
+            self._typed_by_annotation(fn, env, parsed)
         return env
+
+    def _typed_by_annotation(self, fn: cst.FunctionDef, env: dict[str, Value], parsed: Parsed) -> None:
+        """An object built with an argument nobody shows (`GPT2Model(config)` with the config from a
+        file): annotated with a class of the project (`config: GPT2Config`), it is an instance of that
+        class whose attribute values are unknown (opaque); its methods and its `__getattribute__` are."""
+        for param in [*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params]:
+            value = env.get(param.name.value)
+            if value is None or value.kind != V.UNKNOWN or value.ref or param.annotation is None:
+                continue
+            name = dotted(param.annotation.annotation)
+            found = self.project.klass(self.project.qualify(parsed.summary, name)) if name else None
+            if found is None:
+                continue
+            same_package = found[0].module.split(".")[0] == parsed.summary.module.split(".")[0]
+            if self.project.is_library(found[0].display) and not same_package:
+                continue
+            summary, cls = found
+            kind = V.NN_MODULE if self.project.is_nn_module(summary, cls) else V.OBJECT
+            ref = f"{summary.module}.{cls.qualname}" if summary.module else cls.qualname
+            env[param.name.value] = Value(kind, ref=ref, opaque=True, confidence="medium")
 
     def _default(self, node: cst.BaseExpression, parsed: Parsed, source: Source | None) -> Value:
         """A default is an attribute of the function object: its Source is there, when the function has one."""

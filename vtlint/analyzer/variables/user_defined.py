@@ -9,6 +9,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.sources import AttrSource, ModuleChildSource, NNModuleSource, TypeAttrSource, attr_source
 from vtlint.analyzer.summary import ClassSummary, ModuleSummary
 from vtlint.analyzer.values import Value
+from vtlint.trace import Action
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -93,6 +94,8 @@ class UserDefinedObjectVariable(Value):
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
         if not (self.ref and tx.project.klass(self.ref)):
             return V.unknown()
+        if act is not None and node is not None:
+            self.custom_getattribute(tx, act, node)
         getter = self.property_getter(tx, name)
         if getter is not None and act is not None and node is not None:
             return tx.call_user(getter, [], {}, act, node)  # type: ignore[arg-type]
@@ -102,6 +105,19 @@ class UserDefinedObjectVariable(Value):
                       node: cst.Call) -> Value:
         call = self.instance_attr(tx, "__call__") if self.ref and tx.project.klass(self.ref) else V.unknown()
         return tx.call_user(call, args, kwargs, act, node) if call.kind == V.FUNC else V.unknown()
+
+    def custom_getattribute(self, tx: Walker, act: Act, node: cst.CSTNode) -> None:
+        """A class of the project defining `__getattribute__` (a config mapping attribute names): Dynamo
+        inlines it on every attribute read. The walk records that call and looks the name up as the
+        generic lookup does (the override's own remapping is not modelled)."""
+        for mod, klass in tx.project.mro(*tx.project.klass(self.ref or "")):  # type: ignore[misc]
+            if "__getattribute__" in klass.methods:
+                qualname = f"{klass.qualname}.__getattribute__"
+                parsed = tx.project.parsed(mod.display)
+                if parsed is not None and (mod.display, qualname) not in tx.inlining:
+                    tx.emit(Action.INLINE, act, node, callee=tx.callee_name(parsed, qualname),
+                            variable_tracker=V.FUNC, detail={"qualname": qualname})
+                return
 
     def property_getter(self, tx: Walker, name: str) -> Value | None:
         """A `@property` of the object's class: reading it calls the getter, which Dynamo inlines."""
@@ -136,7 +152,7 @@ class UserDefinedObjectVariable(Value):
             if name in klass.methods:
                 return Value(V.FUNC, ref=qualified(mod, f"{klass.qualname}.{name}"), bound_self=self,
                              source=attr_source(self.source, name))
-            if name in klass.class_attrs:
+            if name in klass.class_attrs and not self.opaque:
                 value = tx.materialize(klass.class_attrs[name], mod, None, None)
                 if self.source and value.kind in (V.CONST, V.LIST, V.TUPLE, V.DICT):
                     value = value.with_(source=TypeAttrSource(self.source, name))
