@@ -423,3 +423,33 @@ def test_a_none_default_first_argument_is_the_input_callers_pass(predict: Predic
     wraps = {e.source: (e.guard_kind, e.confidence) for e in of(prediction, Action.WRAP)}
     assert "L['input_ids']" not in wraps
     assert wraps["L['attention_mask']"] == ("NONE_MATCH", "low")
+
+
+
+GUESSED_BREAK = """
+import threading
+import torch
+
+LOCK = threading.Lock()
+
+@torch.compile
+def f(x, model):
+    if getattr(model, "hooks_installed", False):
+        with LOCK:
+            x = x + 1
+    return x * 2
+
+def main():
+    f(torch.ones(3), object())
+"""
+
+
+def test_a_break_on_a_path_the_walk_only_guesses_is_a_note(tmp_path: Path) -> None:
+    """`if getattr(model, "hooks_installed", False)` cannot be known statically: a break in its
+    body (a lock taken) is predicted with low confidence and reported as a note, not a warning."""
+    (tmp_path / "m.py").write_text(GUESSED_BREAK, encoding="utf-8")
+    result = run_check([tmp_path], Config(root=tmp_path), use_cache=False)
+    breaks = [f for f in result.findings if f.kind.value == "graph-break"]
+    assert breaks, "the lock in the guessed branch is still predicted"
+    assert all(f.confidence == "low" and f.level.value == "note" for f in breaks)
+    assert all("cannot tell runs" in f.message for f in breaks)

@@ -274,12 +274,16 @@ class Walker:
             detail["frame_skipped"] = True
         if self.settings.fullgraph:
             detail["fullgraph"] = True
+        confidence = decision.confidence
+        if self.uncertain:  # on a path the walk takes without knowing it runs: a guess, not a finding
+            detail["guessed_path"] = True
+            confidence = "low"
         self.emit(Action.GRAPH_BREAK, act, node, gb_type=decision.gb_type, gb_id=decision.gb_id,
-                  variable_tracker=decision.variable_tracker, confidence=decision.confidence, detail=detail)
+                  variable_tracker=decision.variable_tracker, confidence=confidence, detail=detail)
         self.breaks += 1
         for gb_type in decision.also:  # torch reports a second break at the same line (the resumed frame's)
             self.emit(Action.GRAPH_BREAK, act, node, gb_type=gb_type, gb_id=breaks.registry().id_of(gb_type),
-                      variable_tracker=decision.variable_tracker, confidence=decision.confidence,
+                      variable_tracker=decision.variable_tracker, confidence=confidence,
                       detail={**detail, "also_of": decision.gb_type})
             self.breaks += 1
         if skipped:

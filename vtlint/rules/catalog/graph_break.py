@@ -76,6 +76,10 @@ class GraphBreakRule(Rule):
         if merged.evidence is Evidence.REFUTED:
             level = Level.NOTE
         message = self.message(event, observed, entry, gb_id, gb_type, error)
+        if event.detail.get("guessed_path") and merged.observed is None:
+            # inside a branch or loop the static pass cannot tell runs: worth knowing, not a warning
+            level = Level.NOTE
+            message += " (on a path the static pass cannot tell runs)"
         return Finding(
             code=self.code,
             kind=self.kind,
