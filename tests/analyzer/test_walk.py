@@ -453,3 +453,30 @@ def test_a_break_on_a_path_the_walk_only_guesses_is_a_note(tmp_path: Path) -> No
     assert breaks, "the lock in the guessed branch is still predicted"
     assert all(f.confidence == "low" and f.level.value == "note" for f in breaks)
     assert all("cannot tell runs" in f.message for f in breaks)
+
+
+def test_an_argument_typed_only_by_its_annotation_has_unknown_attribute_values(predict: Predict) -> None:
+    """`Net(cfg)` built where the walk cannot see the config: `cfg: Config` makes it a Config whose
+    methods are known but whose values are not (the class default 12 is not what the run passes)."""
+    prediction = predict({"m.py": """
+        import torch
+        from torch import nn
+
+        class Config:
+            depth: int = 12
+
+            def scale(self):
+                return 2
+
+        class Net(nn.Module):
+            def __init__(self, cfg: Config):
+                super().__init__()
+                self.cfg = cfg
+
+            def forward(self, x):
+                return x * self.cfg.depth * self.cfg.scale()
+    """}, entry_points=("m.py:Net.forward",))
+    wraps = {e.source: e.value for e in prediction.events if e.action is Action.WRAP}
+    assert "L['self'].cfg.depth" not in wraps, "a class default is not the value the run passes"
+    inlined = {e.callee for e in prediction.events if e.action is Action.INLINE}
+    assert "m.py:Config.scale" in inlined

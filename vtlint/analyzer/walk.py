@@ -1310,7 +1310,8 @@ class Walker:
     def _typed_by_annotation(self, fn: cst.FunctionDef, env: dict[str, Value], parsed: Parsed) -> None:
         """An object built with an argument nobody shows (`GPT2Model(config)` with the config from a
         file): annotated with a class of the project (`config: GPT2Config`), it is an instance of that
-        class whose attribute values are unknown (opaque); its methods and its `__getattribute__` are."""
+        class whose attribute values are unknown (opaque), while its methods and its `__getattribute__`
+        are known."""
         for param in [*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params]:
             value = env.get(param.name.value)
             if value is None or value.kind != V.UNKNOWN or value.ref or param.annotation is None:
