@@ -1350,4 +1350,25 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "conditional_global_flag": """
+        import os
+
+        import torch
+
+        _FAST_PATH = False
+        if os.environ.get("GOLDEN_NEVER_SET_FLAG"):
+            _FAST_PATH = True
+
+        @torch.compile
+        def f(x):
+            if _FAST_PATH:
+                return x + 1
+            return x * 2
+
+        def run():
+            f(torch.ones(3))
+
+        if __name__ == "__main__":
+            run()
+    """,
 }

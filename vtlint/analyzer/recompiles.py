@@ -398,6 +398,10 @@ def _mutated_globals(project: Project, spec: EntrySpec, wrap: Event, kind: str, 
         found = project.split(mutation.target)
         if found is None or wanted is None or (found[0].display, found[1]) != (wanted[0].display, wanted[1]):
             continue
+        if mutation.function is None and mutation.site.display == found[0].display:
+            # the module's own top level, run on import: it sets the value before any compiled call
+            # (calls made from that top level are followed by the eager run, with their globals)
+            continue
         detail: dict[str, Any] = {"assigned": repr(mutation.value.value) if mutation.value.known else None}
         if wrap.detail.get("raw_source"):
             detail["raw_source"] = wrap.detail["raw_source"]

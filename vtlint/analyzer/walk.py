@@ -1021,9 +1021,13 @@ class Walker:
             key = f"{summary.display}:{name}"
             if key in self.global_objects:
                 return self.global_objects[key]
-            confidence = "medium" if name in summary.reassigned else "high"
             value = self.materialize(summary.globals[name], summary, source, act)
-            value = value.with_(confidence=confidence) if value.confidence == "high" else value
+            if name in summary.reassigned and value.kind == V.CONST:
+                # `_HAS_X = False` then `if ...: _HAS_X = True` at module level: which assignment ran
+                # last is the run's business; the type stays, the value is not known
+                value = Value(V.CONST, source=value.source, pytype=value.pytype, confidence="medium")
+            elif name in summary.reassigned and value.confidence == "high":
+                value = value.with_(confidence="medium")
             if value.kind in _MUTABLE:  # one object, whoever reads it: a store is seen by every later read
                 self.global_objects[key] = value
             return value
