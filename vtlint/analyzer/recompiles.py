@@ -326,13 +326,22 @@ def _changed_values(wrap: Event, calls: list[Site], pick: Callable[[Site], Value
             why, remedy, once = _consequence(base, settings, wrap.source or "", wrap)
         new = _described(current) if differs and current is not None else "a new value each iteration"
         detail: dict[str, Any] = {"changed_value": new, "once": once}
-        if not once:  # one graph per distinct value the calls pass
-            seen = {repr(v.value) for c in calls if (v := _follow(pick(c), path)) is not None and v.known}
-            if len(seen) > 1:
-                detail["distinct"] = len(seen) - 1
-        return [_event(wrap, site, entry, f"called with {new}: {wrap.guard or wrap.source} fails; {why}", remedy,
-                       detail, [])]
+        seen = list(dict.fromkeys(repr(v.value) for c in calls if (v := _follow(pick(c), path)) is not None
+                                  and v.known))
+        if not once and len(seen) > 1:  # one graph per distinct value the calls pass
+            detail["distinct"] = len(seen) - 1
+        return [_event(wrap, site, entry, f"called with {new}: {wrap.guard or wrap.source} fails; {why}"
+                       f"{_tally(wrap.source or 'it', seen, once, settings)}", remedy, detail, [])]
     return []
+
+
+def _tally(source: str, seen: list[str], once: bool, settings: DynamoSettings) -> str:
+    """` (L['lr'] takes 6 values in the calls in sight: 2 compiles)`."""
+    if len(seen) < 3:
+        return ""
+    compiles = 2 if once else min(len(seen), settings.recompile_limit)
+    shown = ", ".join(seen[:4]) + (", ..." if len(seen) > 4 else "")
+    return f" ({source} takes {len(seen)} values in the calls in sight, {shown}: {compiles} compiles)"
 
 
 def _called_again(calls: list[Site]) -> bool:
