@@ -1371,4 +1371,33 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "dual_use_decorator": """
+        from functools import wraps
+
+        import torch
+
+        def traced(func=None, *, tag="x"):
+            def wrapped_fn(func):
+                @wraps(func)
+                def wrapper(x, n):
+                    return func(x, n) + 1
+                return wrapper
+            if func is not None:
+                return wrapped_fn(func)
+            return wrapped_fn
+
+        @traced
+        def step(x, n):
+            return x * n
+
+        @torch.compile
+        def g(x, n):
+            return step(x, n)
+
+        def run():
+            g(torch.ones(3), 2)
+
+        if __name__ == "__main__":
+            run()
+    """,
 }

@@ -1240,6 +1240,10 @@ class Walker:
                     return None
                 qual, level = f"{qual}.<locals>.{inner.name.value}", inner
             wrapper = _returned_def(level)
+            if not factory and wrapper is not None and _is_decorator(wrapper):
+                # `def deco(func=None, *, flag=True): ...; return wrapped_fn(func) if func else wrapped_fn`,
+                # applied bare (`@deco`): the function goes to `wrapped_fn`, whose own wrapper is called
+                qual, level, wrapper = f"{qual}.<locals>.{wrapper.name.value}", wrapper, _returned_def(wrapper)
             params = [*level.params.posonly_params, *level.params.params]
             if wrapper is None or not params:
                 return None
@@ -1414,6 +1418,13 @@ def _handler(handlers: Any, name: str | None) -> cst.ExceptHandler:
         if name is not None and name in names:
             return handler
     return handlers[0]
+
+
+def _is_decorator(fn: cst.FunctionDef) -> bool:
+    """A nested `def wrapped_fn(func)` that returns a def of its own: a decorator, not the wrapper."""
+    params = [*fn.params.posonly_params, *fn.params.params]
+    return len(params) == 1 and not isinstance(fn.params.star_arg, cst.Param) and fn.params.star_kwarg is None \
+        and _returned_def(fn) is not None
 
 
 def _returned_def(fn: cst.FunctionDef) -> cst.FunctionDef | None:
