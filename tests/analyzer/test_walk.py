@@ -476,7 +476,8 @@ def test_an_argument_typed_only_by_its_annotation_has_unknown_attribute_values(p
             def forward(self, x):
                 return x * self.cfg.depth * self.cfg.scale()
     """}, entry_points=("m.py:Net.forward",))
-    wraps = {e.source: e.value for e in prediction.events if e.action is Action.WRAP}
-    assert "L['self'].cfg.depth" not in wraps, "a class default is not the value the run passes"
+    wraps = {e.source: e for e in prediction.events if e.action is Action.WRAP}
+    depth = wraps["L['self'].cfg.depth"]  # an int field: guarded, its value unknown
+    assert depth.value is None and depth.guard_kind == "EQUALS_MATCH", "a class default is not the value the run passes"
     inlined = {e.callee for e in prediction.events if e.action is Action.INLINE}
     assert "m.py:Config.scale" in inlined

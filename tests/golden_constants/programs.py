@@ -1400,4 +1400,30 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "attribute_stored_in_frame": """
+        import torch
+
+        class Collector:
+            def __init__(self):
+                self.compiling = False
+                self.scale = 3
+
+            def enter(self):
+                self.compiling = True
+
+        collector = Collector()
+
+        @torch.compile
+        def f(x):
+            collector.enter()
+            if collector.compiling:
+                x = x * collector.scale
+            return x + 1
+
+        def run():
+            f(torch.ones(3))
+
+        if __name__ == "__main__":
+            run()
+    """,
 }

@@ -46,6 +46,7 @@ class ClassSummary:
     methods: list[str] = field(default_factory=list)
     decorators: list[str] = field(default_factory=list)
     metaclass: str | None = None
+    fields: list[str] = field(default_factory=list)  # annotated class-level names (a dataclass's fields)
 
 
 @dataclass
@@ -254,6 +255,7 @@ class _Summarizer(cst.CSTVisitor):
                         if isinstance(target.target, cst.Name):
                             cls.class_attrs[target.target.value] = literal(small.value, self.s.imports)
                 elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    cls.fields.append(small.target.value)
                     if small.value is not None:
                         cls.class_attrs[small.target.value] = literal(small.value, self.s.imports)
                     else:

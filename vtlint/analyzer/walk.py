@@ -59,7 +59,9 @@ _BINOPS = {
 _AUGOPS = {
     cst.AddAssign: operator.add, cst.SubtractAssign: operator.sub, cst.MultiplyAssign: operator.mul,
     cst.DivideAssign: operator.truediv, cst.FloorDivideAssign: operator.floordiv, cst.ModuloAssign: operator.mod,
-    cst.PowerAssign: operator.pow,
+    cst.PowerAssign: operator.pow, cst.BitOrAssign: operator.or_, cst.BitAndAssign: operator.and_,
+    cst.BitXorAssign: operator.xor, cst.LeftShiftAssign: operator.lshift, cst.RightShiftAssign: operator.rshift,
+    cst.MatrixMultiplyAssign: operator.matmul,
 }
 _CMPOPS = {
     cst.Equal: operator.eq, cst.NotEqual: operator.ne, cst.LessThan: operator.lt, cst.LessThanEqual: operator.le,
@@ -101,6 +103,10 @@ class _EagerTooLong(Exception):
     """Eager code (an object's construction, a script) went past its own step budget."""
 
 
+class _GuessedBreak(Exception):
+    """A graph break on a path the walk only guesses runs: that path ends, the frame does not."""
+
+
 class _Raised(Exception):
     """A `raise` inside a `try` that handles it: Dynamo traces the jump to the handler."""
 
@@ -109,7 +115,8 @@ class _Raised(Exception):
 
 
 # Every way a walk of some code can end early; eager code (an `__init__`, a script) stops there.
-WalkAborted = (_Return, _LoopBreak, _LoopContinue, _InlinedBreak, _FrameSkipped, _Raised, _EagerTooLong, TooComplex)
+WalkAborted = (_Return, _LoopBreak, _LoopContinue, _InlinedBreak, _FrameSkipped, _GuessedBreak, _Raised, _EagerTooLong,
+               TooComplex)
 
 
 @dataclass
@@ -199,6 +206,7 @@ class Walker:
         self.function_sources: dict[tuple[str, str], Source] = {}  # each function's first Source in the frame
         self.grad_enabled: bool | None = True  # eager code's grad mode (torch.no_grad() blocks), None: unknown
         self.first_reads: dict[str, tuple[str, int, int]] = {}  # argument -> (display, line, column) of its first use
+        self.stored: set[tuple[int, str]] = set()  # (id of an object's attrs, name) the traced frame assigned
         self.handlers = 0  # enclosing `try` blocks with handlers, across inlined calls
         self.in_try = 0  # the frame's own enclosing `try` bodies and handlers: Dynamo cannot resume inside them
         self.uncertain = 0  # enclosing branches the walk takes without knowing they run
@@ -280,12 +288,13 @@ class Walker:
             confidence = "low"
         self.emit(Action.GRAPH_BREAK, act, node, gb_type=decision.gb_type, gb_id=decision.gb_id,
                   variable_tracker=decision.variable_tracker, confidence=confidence, detail=detail)
-        self.breaks += 1
         for gb_type in decision.also:  # torch reports a second break at the same line (the resumed frame's)
             self.emit(Action.GRAPH_BREAK, act, node, gb_type=gb_type, gb_id=breaks.registry().id_of(gb_type),
                       variable_tracker=decision.variable_tracker, confidence=confidence,
                       detail={**detail, "also_of": decision.gb_type})
-            self.breaks += 1
+        if self.uncertain:
+            raise _GuessedBreak  # the guessed path ends here; the frame goes on along the other one
+        self.breaks += 1 + len(decision.also)
         if skipped:
             raise _FrameSkipped
         if act.depth > 0:
@@ -325,7 +334,7 @@ class Walker:
         except _FrameSkipped:
             skipped = True
             self.events = [e for e in self.events if e.action is Action.GRAPH_BREAK]
-        except (_LoopBreak, _LoopContinue, _InlinedBreak):
+        except (_LoopBreak, _LoopContinue, _InlinedBreak, _GuessedBreak):
             pass
         # a frame whose trace put no tensor op in its graph compiles no graph (explain counts 0)
         graphs = 0 if skipped else sum(1 for f in self.frames if f.graph_ops)
@@ -346,6 +355,9 @@ class Walker:
         try:
             for stmt in statements:
                 self.statement(stmt, act)
+        except _GuessedBreak:
+            if self.uncertain <= uncertain:
+                raise  # guessed further out: that path ends
         finally:
             self.uncertain = uncertain
 
@@ -471,9 +483,13 @@ class Walker:
     def _branch(self, body: cst.BaseSuite | list[cst.BaseStatement], act: Act) -> bool:
         """One of two paths the walk cannot choose between; True when it returned.
         A return there does not end the walk: the other path goes on."""
+        callee_frames = len(self.callee_frames)
         try:
             self.block(body, act)
         except _Return:
+            return True
+        except _GuessedBreak:
+            del self.callee_frames[callee_frames:]  # callees broken on this path are no frames of their own
             return True
         return False
 
@@ -558,8 +574,11 @@ class Walker:
             if elements is None:  # iterations unknown: the body may not run at all
                 self.assign(stmt.target, V.unknown(), act)
                 self.uncertain += 1
+                callee_frames = len(self.callee_frames)
                 try:
                     self._loop_body(stmt.body, act)
+                except _GuessedBreak:
+                    del self.callee_frames[callee_frames:]
                 finally:
                     self.uncertain -= 1
             else:
@@ -643,7 +662,10 @@ class Walker:
             owner = self.expr(target.value, act)
             if owner.kind in (V.OBJECT, V.NN_MODULE):
                 # a store mid-trace: later reads in this frame see the new value, without a Source
+                # (Dynamo tracks the mutation as a side effect; nothing is guarded on it)
                 owner.attrs[target.attr.value] = value.with_(source=None)
+                if not self.eager:
+                    self.stored.add((id(owner.attrs), target.attr.value))
         elif isinstance(target, cst.Subscript):
             self.store_item(self.expr(target.value, act), target, value, act)
 
@@ -943,7 +965,14 @@ class Walker:
             origins = V.origins(left, right)
             if left.known and right.known and op is not None:
                 return _weakest(V.compute(op, left.value, right.value), left, right).with_(origins=origins)
+            if (absorbed := _absorbing(op, left, right)) is not None:
+                return _weakest(V.const(absorbed), left, right)
             return Value(V.CONST, pytype=_result_type(left.pytype, right.pytype), origins=origins)
+        absorbed = _absorbing(op, left, right)
+        if absorbed is not None:
+            for side in (left, right):
+                self.use(side, act, node)
+            return _weakest(V.const(absorbed), left, right)
         if op is operator.add and left.kind == right.kind and left.kind in (V.LIST, V.TUPLE):
             self.length_check(left, act, node)
             self.length_check(right, act, node)
@@ -1361,6 +1390,15 @@ def _identity(left: Value, right: Value) -> bool | None:
         if const.known and const.value is None and other.kind in (V.TENSOR, V.OBJECT, V.NN_MODULE, V.LIST, V.TUPLE):
             return False
     return None
+
+
+def _absorbing(op: Any, left: Value, right: Value) -> bool | None:
+    """`True | flag` and `False & flag` (the `_is_tracing |= is_fx_proxy(x)` idiom): known whatever the
+    other flag is."""
+    if op not in (operator.or_, operator.and_) or V.TENSOR in (left.kind, right.kind):
+        return None
+    absorbing = op is operator.or_
+    return absorbing if any(v.kind == V.CONST and v.known and v.value is absorbing for v in (left, right)) else None
 
 
 def _membership(key: Value, container: Value) -> bool | None:

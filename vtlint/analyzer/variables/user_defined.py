@@ -142,7 +142,7 @@ class UserDefinedObjectVariable(Value):
         is_module = self.kind == V.NN_MODULE
         if name in self.attrs:
             value = self.attrs[name]
-            if value.source is not None or self.source is None:
+            if value.source is not None or self.source is None or (id(self.attrs), name) in tx.stored:
                 return value
             if value.kind == V.NN_MODULE:
                 return value.with_(source=ModuleChildSource(self.source, name))
@@ -152,7 +152,13 @@ class UserDefinedObjectVariable(Value):
             if name in klass.methods:
                 return Value(V.FUNC, ref=qualified(mod, f"{klass.qualname}.{name}"), bound_self=self,
                              source=attr_source(self.source, name))
-            if name in klass.class_attrs and not self.opaque:
+            if name in klass.class_attrs and self.opaque and name in klass.fields:
+                # a field of an instance known by its class only: its type from the default, not its value
+                default = klass.class_attrs[name]
+                pytype = default.pytype if default.kind == V.CONST else None
+                return Value(V.CONST if pytype else V.UNKNOWN, source=attr_source(self.source, name), pytype=pytype,
+                             confidence="medium")
+            if name in klass.class_attrs:
                 value = tx.materialize(klass.class_attrs[name], mod, None, None)
                 if self.source and value.kind in (V.CONST, V.LIST, V.TUPLE, V.DICT):
                     value = value.with_(source=TypeAttrSource(self.source, name))
