@@ -214,7 +214,9 @@ def inline_construct(event: Event) -> str:
 
 
 KINDS: dict[str, tuple[Callable[[Event], bool], Callable[[Event], str]]] = {
-    "graph break": (lambda e: e.action is Action.GRAPH_BREAK, lambda e: f"{e.gb_id} {e.gb_type}"),
+    # a break on a path the static pass only guesses runs is a note, not a claim: not scored
+    "graph break": (lambda e: e.action is Action.GRAPH_BREAK and not e.detail.get("guessed_path"),
+                    lambda e: f"{e.gb_id} {e.gb_type}"),
     "baked constant": (lambda e: e.action is Action.WRAP and e.variable_tracker == "ConstantVariable",
                        lambda e: constant_construct(e.source or "")),
     "inlined call": (lambda e: e.action is Action.INLINE, inline_construct),

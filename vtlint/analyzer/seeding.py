@@ -15,6 +15,7 @@ from vtlint.analyzer.sources import LocalSource
 from vtlint.analyzer.summary import literal
 from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
+from vtlint.analyzer.variables.nn_module import set_training
 from vtlint.analyzer.variables.unknown import is_tensor_only_attribute
 from vtlint.analyzer.walk import Walker
 
@@ -42,6 +43,8 @@ def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionD
             required = init[1].params[1:len(init[1].params) - len(init[1].defaults)] if init else []
             env[receiver] = walker.objects.instantiate(ref, [V.unknown() for _ in required], {},
                                                        LocalSource(receiver))
+            if env[receiver].kind == V.NN_MODULE and not calls:
+                set_training(env[receiver], None)  # train() or eval(): the code that decides is not in sight
         params = params[1:]
     first = calls[0] if calls else None
     tensors = _used_as_tensors(fn, walker)

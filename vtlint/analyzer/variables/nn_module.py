@@ -110,12 +110,14 @@ class NNModuleVariable(UserDefinedObjectVariable):
 _RETURN_SELF = frozenset({"to", "cuda", "cpu", "float", "half", "double", "bfloat16", "requires_grad_"})
 
 
-def set_training(module: Value, mode: bool, depth: int = 0) -> None:
+def set_training(module: Value, mode: bool | None, depth: int = 0) -> None:
     """`model.eval()` / `model.train()`: nn.Module.train sets `training` on the module and every
-    submodule, which Dynamo then guards (`...dropout.training == False`)."""
+    submodule, which Dynamo then guards (`...dropout.training == False`). None: a model whose
+    mode nobody shows (built and switched outside the analyzed code)."""
     if depth > 32:
         return
-    module.attrs["training"] = V.const(mode)
+    module.attrs["training"] = V.const(mode) if mode is not None else Value(V.CONST, pytype="bool",
+                                                                            confidence="medium")
     for child in [*module.attrs.values(), *(module.items or [])]:
         if child.kind == V.NN_MODULE:
             set_training(child, mode, depth + 1)

@@ -24,6 +24,7 @@ _SHARED_METHODS = frozenset({
     "split", "format", "join", "replace", "strip", "startswith", "endswith", "lower", "upper", "clear",
     "insert", "remove", "reverse", "add", "sub", "mul", "div", "real", "imag", "conjugate", "is_integer",
     "__call__", "forward", "to_bytes", "bit_length", "hex", "fromhex", "as_integer_ratio",
+    "item", "tolist", "astype", "numpy",  # numpy arrays answer to these too
 })
 
 
