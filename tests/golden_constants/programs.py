@@ -1426,4 +1426,49 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "init_subclass_rewrap": """
+        from functools import wraps
+        import torch
+        from torch import nn
+
+        class Checkpointed(nn.Module):
+            gradient_checkpointing = False
+
+            def __init_subclass__(cls, **kwargs):
+                super().__init_subclass__(**kwargs)
+                forward = cls.forward
+
+                @wraps(forward)
+                def forward_with_checkpointing(self, *args, **kwargs):
+                    is_outermost = type(self).forward is forward_with_checkpointing
+                    if self.gradient_checkpointing and self.training and is_outermost:
+                        return forward(self, *args, **kwargs) * 2
+                    return forward(self, *args, **kwargs)
+
+                cls.forward = forward_with_checkpointing
+
+        class Layer(Checkpointed):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(4, 4)
+
+            def forward(self, x):
+                return self.lin(x)
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layers = nn.ModuleList([Layer() for _ in range(2)])
+
+            def forward(self, x):
+                for layer in self.layers:
+                    x = layer(x)
+                return x
+
+        def run():
+            torch.compile(Net())(torch.randn(2, 4))
+
+        if __name__ == "__main__":
+            run()
+    """,
 }

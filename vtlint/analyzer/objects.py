@@ -94,13 +94,16 @@ class ObjectModel:
             keys = given.keys if given.kind == V.DICT else None
             items = given.items if given.kind == V.DICT else None
             return Value(V.NN_MODULE, source=source, ref=ref, keys=keys, items=items, attrs={"training": V.const(True)})
+        sample = None
         if kind == "Sequential":
             items: list[Value] | None = list(args)
         elif args:
             items = list(args[0].items) if args[0].kind in (V.LIST, V.TUPLE) and args[0].items is not None else None
+            sample = args[0].sample if items is None else None
         else:
             items = []
-        return Value(V.NN_MODULE, source=source, ref=ref, items=items, attrs={"training": V.const(True)})
+        return Value(V.NN_MODULE, source=source, ref=ref, items=items, attrs={"training": V.const(True)},
+                     sample=sample)
 
     def construct(self, callee: str, source: Source | None) -> Value:
         """`Config()` / `nn.Linear(4, 4)` / `torch.randn(8)` written at module or class level."""
@@ -162,9 +165,11 @@ class ObjectModel:
 
 
 def children(container: Value) -> list[Value] | None:
-    """A ModuleList's / Sequential's / ModuleDict's children, each with its `_modules` Source."""
+    """A ModuleList's / Sequential's / ModuleDict's children, each with its `_modules` Source. Of a
+    list of unknown length built from one expression (`[Block(cfg) for _ in range(cfg.n_layer)]`),
+    the first child: a model has at least one layer, and every layer runs the same code."""
     if container.items is None:
-        return None
+        return [child(container, "0", container.sample)] if container.sample is not None else None
     keys = container.keys if container.keys is not None else [str(i) for i in range(len(container.items))]
     return [child(container, str(k), item) for k, item in zip(keys, container.items, strict=True)]
 

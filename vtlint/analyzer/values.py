@@ -82,6 +82,8 @@ class Value:
     origins: tuple[Source, ...] = field(default=(), compare=False, repr=False)
     # an instance known by its class only (typed by an annotation): its attribute values are unknown
     opaque: bool = False
+    # one element of a sequence of unknown length (`[Block(cfg) for _ in range(cfg.n_layer)]`)
+    sample: Value | None = field(default=None, compare=False, repr=False)
 
     def __new__(cls, kind: str | None = None, *args: Any, **kwargs: Any) -> Value:  # noqa: PYI034 - a subclass
         """`Value(CONST, ...)` builds a ConstantVariable: the class registered for its kind."""

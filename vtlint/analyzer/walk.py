@@ -25,7 +25,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.builder import Guard, VariableBuilder
 from vtlint.analyzer.entries import Site
 from vtlint.analyzer.index import Parsed, Project
-from vtlint.analyzer.objects import ObjectModel
+from vtlint.analyzer.objects import ObjectModel, children, container_kind
 from vtlint.analyzer.sources import (
     AttrSource,
     GlobalSource,
@@ -765,13 +765,17 @@ class Walker:
     def e_Subscript(self, node: cst.Subscript, act: Act) -> Value:
         base = self.expr(node.value, act)
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            bounds: list[Value | None] = []
             for element in node.slice:
                 if isinstance(element.slice, cst.Slice):
                     for part in (element.slice.lower, element.slice.upper, element.slice.step):
-                        if part is not None:
-                            self.use(self.expr(part, act), act, node)
+                        bounds.append(self.expr(part, act) if part is not None else None)
+                        if bounds[-1] is not None:
+                            self.use(bounds[-1], act, node)  # type: ignore[arg-type]
             if base.kind in (V.LIST, V.TUPLE):
                 self.length_check(base, act, node)
+            if base.kind == V.NN_MODULE and len(node.slice) == 1 and len(bounds) == 3:
+                return _module_slice(base, bounds)
             return Value(V.TENSOR) if base.kind == V.TENSOR else V.unknown()
         index = self.expr(node.slice[0].slice.value, act)
         return self.getitem(base, index, act, node)
@@ -861,8 +865,8 @@ class Walker:
 
     def e_ListComp(self, node: cst.ListComp, act: Act) -> Value:
         self._comprehension_frame(node, "<listcomp>", act)
-        items = self.comprehension(node.for_in, lambda: self.expr(node.elt, act), act)
-        return Value(V.LIST, items=items)
+        items, sample = self.comprehension_with_sample(node.for_in, lambda: self.expr(node.elt, act), act)
+        return Value(V.LIST, items=items, sample=sample)
 
     def e_GeneratorExp(self, node: cst.GeneratorExp, act: Act) -> Value:
         items = self.comprehension(node.for_in, lambda: self.expr(node.elt, act), act)
@@ -892,18 +896,25 @@ class Walker:
 
     def comprehension(self, comp: cst.CompFor, produce: Any, act: Act) -> list[Value] | None:
         """Unrolled as Dynamo inlines the comprehension's code."""
+        items, _ = self.comprehension_with_sample(comp, produce, act)
+        return items
+
+    def comprehension_with_sample(self, comp: cst.CompFor, produce: Any,
+                                  act: Act) -> tuple[list[Value] | None, Value | None]:
+        """The elements, or, over an iterable of unknown length, None and one element made with an
+        unknown loop variable (`[Block(cfg, i) for i in range(cfg.n_layer)]`: a Block)."""
         saved = dict(act.env)
-        out: list[Value] | None = []
+        out: list[Value] = []
         act.loops += 1
         try:
             self._comp_level(comp, produce, act, out)
         except _Unrolled:
-            out = None
+            return None, (out[0] if len(out) == 1 else None)
         finally:
             act.loops -= 1
             act.env.clear()
             act.env.update(saved)
-        return out
+        return out, None
 
     def _comp_level(self, comp: cst.CompFor, produce: Any, act: Act, out: list[Value]) -> None:
         elements = self.iterate(self.expr(comp.iter, act), act, comp.iter)
@@ -1399,6 +1410,19 @@ def _absorbing(op: Any, left: Value, right: Value) -> bool | None:
         return None
     absorbing = op is operator.or_
     return absorbing if any(v.kind == V.CONST and v.known and v.value is absorbing for v in (left, right)) else None
+
+
+def _module_slice(container: Value, bounds: list[Value | None]) -> Value:
+    """`self.layers[: cfg.n_layer]`: a ModuleList of those children, each keeping its `_modules` Source."""
+    found = children(container) if container_kind(container.ref) else None
+    if found is None:
+        return V.unknown()
+    if container.items is None:  # length unknown: so is the slice's; its first child is the list's
+        return Value(V.NN_MODULE, ref=container.ref, sample=found[0], attrs=dict(container.attrs))
+    if not all(b is None or (b.kind == V.CONST and b.known and isinstance(b.value, int)) for b in bounds):
+        return Value(V.NN_MODULE, ref=container.ref, sample=found[0] if found else None, attrs=dict(container.attrs))
+    lower, upper, step = (b.value if b is not None else None for b in bounds)
+    return Value(V.NN_MODULE, ref=container.ref, items=found[lower:upper:step], attrs=dict(container.attrs))
 
 
 def _membership(key: Value, container: Value) -> bool | None:

@@ -118,6 +118,6 @@ def set_training(module: Value, mode: bool | None, depth: int = 0) -> None:
         return
     module.attrs["training"] = V.const(mode) if mode is not None else Value(V.CONST, pytype="bool",
                                                                             confidence="medium")
-    for child in [*module.attrs.values(), *(module.items or [])]:
+    for child in [*module.attrs.values(), *(module.items or []), *([module.sample] if module.sample else [])]:
         if child.kind == V.NN_MODULE:
             set_training(child, mode, depth + 1)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import libcst as cst
+
 from vtlint.analyzer import values as V
 from vtlint.analyzer.sources import AttrSource, ModuleChildSource, NNModuleSource, TypeAttrSource, attr_source
 from vtlint.analyzer.summary import ClassSummary, ModuleSummary
@@ -12,8 +14,6 @@ from vtlint.analyzer.values import Value
 from vtlint.trace import Action
 
 if TYPE_CHECKING:
-    import libcst as cst
-
     from vtlint.analyzer.index import Project
     from vtlint.analyzer.walk import Act, Walker
 
@@ -150,8 +150,9 @@ class UserDefinedObjectVariable(Value):
             return value.with_(source=AttrSource(owner, name), owner=self.ref)
         for mod, klass in tx.project.mro(summary, cls):
             if name in klass.methods:
-                return Value(V.FUNC, ref=qualified(mod, f"{klass.qualname}.{name}"), bound_self=self,
-                             source=attr_source(self.source, name))
+                method = Value(V.FUNC, ref=qualified(mod, f"{klass.qualname}.{name}"))
+                rewrapped = subclass_rewrap(tx, summary, cls, name, method)
+                return (rewrapped or method).with_(bound_self=self, source=attr_source(self.source, name))
             if name in klass.class_attrs and self.opaque and name in klass.fields:
                 # a field of an instance known by its class only: its type from the default, not its value
                 default = klass.class_attrs[name]
@@ -160,9 +161,58 @@ class UserDefinedObjectVariable(Value):
                              confidence="medium")
             if name in klass.class_attrs:
                 value = tx.materialize(klass.class_attrs[name], mod, None, None)
-                if self.source and value.kind in (V.CONST, V.LIST, V.TUPLE, V.DICT):
+                # an object's class attribute is guarded through its type; an nn.Module's is not (its
+                # class is already pinned by the module's guards: measured, no guard on it)
+                if self.source and value.kind in (V.CONST, V.LIST, V.TUPLE, V.DICT) and not is_module:
                     value = value.with_(source=TypeAttrSource(self.source, name))
                 return value
         if is_module and name in MODULE_METHODS:
             return Value(V.LIB, ref=f"torch.nn.Module.{name}", bound_self=self)
         return Value(V.UNKNOWN, source=attr_source(self.source, name), confidence="low")
+
+
+def subclass_rewrap(tx: Walker, summary: ModuleSummary, cls: ClassSummary, name: str, method: Value) -> Value | None:
+    """A base whose `__init_subclass__` replaces the method on every subclass (`forward = cls.forward`,
+    `def forward_with_checkpointing(self, *a, **k): ... forward(self, *a, **k)`, then
+    `cls.forward = forward_with_checkpointing`): the subclass's method is that wrapper, closing over
+    the method the class defines, and Dynamo inlines the wrapper first."""
+    for mod, base in tx.project.mro(summary, cls)[1:]:
+        if "__init_subclass__" not in base.methods:
+            continue
+        parsed = tx.project.parsed(mod.display)
+        hook = parsed.functions.get(f"{base.qualname}.__init_subclass__") if parsed is not None else None
+        if hook is None or not isinstance(hook.body, cst.IndentedBlock):
+            continue
+        found = _rebinding(hook, name)
+        if found is None:
+            continue
+        wrapper, closure_names = found
+        key = f"local:{id(wrapper)}:{qualified(summary, cls.qualname)}"
+        tx.local_funcs[key] = (parsed, wrapper, {n: method for n in closure_names}, None)
+        tx.wrapper_names[key] = f"{base.qualname}.__init_subclass__.<locals>.{wrapper.name.value}"
+        return Value(V.FUNC, ref=key)
+    return None
+
+
+def _rebinding(hook: cst.FunctionDef, name: str) -> tuple[cst.FunctionDef, list[str]] | None:
+    """In `__init_subclass__(cls)`: the nested def assigned to `cls.<name>`, and the locals bound to
+    the original (`forward = cls.forward`)."""
+    body = hook.body.body if isinstance(hook.body, cst.IndentedBlock) else ()
+    defs = {s.name.value: s for s in body if isinstance(s, cst.FunctionDef)}
+    originals: list[str] = []
+    wrapper = None
+    for stmt in body:
+        for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+            if not isinstance(small, cst.Assign) or len(small.targets) != 1:
+                continue
+            target, value = small.targets[0].target, small.value
+            if isinstance(target, cst.Name) and _is_cls_attr(value, name):
+                originals.append(target.value)
+            elif _is_cls_attr(target, name) and isinstance(value, cst.Name) and value.value in defs:
+                wrapper = defs[value.value]
+    return (wrapper, originals) if wrapper is not None else None
+
+
+def _is_cls_attr(node: cst.BaseExpression, name: str) -> bool:
+    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "cls" \
+        and node.attr.value == name
