@@ -1207,7 +1207,9 @@ class Walker:
                 # the name is bound to the decorator's wrapper: Dynamo inlines that, and it calls `fn`
                 wrapper_args = [func.bound_self, *args] if func.bound_self is not None else args
                 return self.call_user(wrapped, wrapper_args, kwargs, act, node)
-        key = (parsed.summary.display, qualname)
+        # one wrapper's code around different functions (`deprecate_kwarg`'s wrapped_func of the model and
+        # of each layer) is not a recursion: a closure is keyed by what it closes over
+        key = (parsed.summary.display, func.ref if (func.ref or "").startswith("local:") else qualname)
         # depth of this call chain, and of every call active in the walk (objects built inside
         # calls start chains of their own): the walk's recursion stays bounded
         if act.depth >= MAX_DEPTH or key in self.inlining or len(self.inlining) >= MAX_ACTIVE:
