@@ -166,9 +166,12 @@ def _compile(tx: Walker, compiler: Value, args: list[Value], kwargs: dict[str, V
 
 
 def instance_of(name: str, receiver: Value | None) -> Value:
-    """What a library call returns: an object of a known type (`logging.getLogger(...)`) or unknown."""
+    """What a library call returns: an object of a known type (`logging.getLogger(...)`), a numpy
+    value (remembered as one: its methods are not a tensor's), or unknown."""
     instance = breaks.instance_type(name) if receiver is None else None
-    return Value(V.UNKNOWN, ref=name, pytype=instance, confidence="low") if instance else V.unknown()
+    if instance:
+        return Value(V.UNKNOWN, ref=name, pytype=instance, confidence="low")
+    return Value(V.UNKNOWN, ref=name, confidence="low") if name.startswith("numpy.") else V.unknown()
 
 
 def is_torch_nn_class(ref: str) -> bool:

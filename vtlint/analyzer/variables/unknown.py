@@ -24,7 +24,6 @@ _SHARED_METHODS = frozenset({
     "split", "format", "join", "replace", "strip", "startswith", "endswith", "lower", "upper", "clear",
     "insert", "remove", "reverse", "add", "sub", "mul", "div", "real", "imag", "conjugate", "is_integer",
     "__call__", "forward", "to_bytes", "bit_length", "hex", "fromhex", "as_integer_ratio",
-    "item", "tolist", "astype", "numpy",  # numpy arrays answer to these too
 })
 
 
@@ -42,6 +41,8 @@ class UnknownVariable(Value):
             # a method of a library object (`logger.info`, `sched.step`): decided by its type's qualified name
             return Value(V.UNKNOWN, source=attr_source(self.source, name), ref=f"{self.pytype}.{name}",
                          bound_self=self, confidence="low")
+        if (self.ref or "").startswith("numpy."):
+            return V.unknown()  # a numpy array's method (`np.random.rand(1).item()`): not a tensor's
         if is_tensor_only_attribute(name, tx.settings):
             # only a tensor answers to this method: Dynamo holds a TensorVariable here
             return Value(V.LIB, ref=f"Tensor.{name}", bound_self=Value(V.TENSOR, source=self.source))
