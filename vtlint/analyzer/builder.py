@@ -81,9 +81,11 @@ class VariableBuilder:
 
     @staticmethod
     def is_constant_tuple(value: Value) -> bool:
-        """`istype(value, tuple)`, every item a literal, read through an nn.Module."""
+        """`istype(value, tuple)` read through an nn.Module, every item a literal (or, for the module's
+        own attribute, a value the walk cannot know: `normalized_shape = (config.hidden_size,)`)."""
         return (value.kind == V.TUPLE and value.source is not None and value.source.is_nn_module()
-                and value.items is not None and all(i.kind == V.CONST for i in value.items))
+                and value.items is not None and all(
+                    i.kind == V.CONST or (i.kind == V.UNKNOWN and value.owner is not None) for i in value.items))
 
     def _constant_tuple(self, value: Value, source: Source) -> Guard:
         assert value.items is not None

@@ -663,6 +663,10 @@ class Walker:
             if owner.kind in (V.OBJECT, V.NN_MODULE):
                 # a store mid-trace: later reads in this frame see the new value, without a Source
                 # (Dynamo tracks the mutation as a side effect; nothing is guarded on it)
+                if self.uncertain and value.kind == V.CONST and value.known:
+                    # on a path the walk only guesses runs (`if cfg.gradient_checkpointing: self.gc = True`):
+                    # the attribute keeps its type, not a value
+                    value = Value(V.CONST, pytype=value.pytype, confidence="medium")
                 owner.attrs[target.attr.value] = value.with_(source=None)
                 if not self.eager:
                     self.stored.add((id(owner.attrs), target.attr.value))
