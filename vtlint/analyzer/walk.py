@@ -39,6 +39,7 @@ from vtlint.analyzer.summary import ModuleSummary, dotted
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.builtin import BUILTIN_NAMES
 from vtlint.analyzer.variables.library import DATA_PTR, is_torch_nn_class
+from vtlint.analyzer.variables.lists import RangeVariable
 from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
 from vtlint.trace import Action, Event
@@ -141,6 +142,7 @@ class Act:
     loops: int = 0  # enclosing loops in this activation
     cls: str | None = None  # the class a method belongs to (dotted), for super()
     closure: dict[str, Value] = field(default_factory=dict)
+    uncertain_base: int = 0  # the walk's guessed branches around this call: its own start above them
 
     @property
     def display(self) -> str:
@@ -663,7 +665,7 @@ class Walker:
             if owner.kind in (V.OBJECT, V.NN_MODULE):
                 # a store mid-trace: later reads in this frame see the new value, without a Source
                 # (Dynamo tracks the mutation as a side effect; nothing is guarded on it)
-                if self.uncertain and value.kind == V.CONST and value.known:
+                if self.uncertain > act.uncertain_base and value.kind == V.CONST and value.known:
                     # on a path the walk only guesses runs (`if cfg.gradient_checkpointing: self.gc = True`):
                     # the attribute keeps its type, not a value
                     value = Value(V.CONST, pytype=value.pytype, confidence="medium")
@@ -921,8 +923,11 @@ class Walker:
         return out, None
 
     def _comp_level(self, comp: cst.CompFor, produce: Any, act: Act, out: list[Value]) -> None:
-        elements = self.iterate(self.expr(comp.iter, act), act, comp.iter)
-        for element in (elements if elements is not None else [V.unknown()])[:MAX_UNROLL]:
+        iterable = self.expr(comp.iter, act)
+        elements = self.iterate(iterable, act, comp.iter)
+        # of unknown length: one element stands for all, the first when it is known (range(n) starts at 0)
+        first = iterable.first() if isinstance(iterable, RangeVariable) else V.unknown()
+        for element in (elements if elements is not None else [first])[:MAX_UNROLL]:
             self.assign(comp.target, element, act)
             if not all(self.truth(self.expr(cond.test, act), act, cond, "if") is not False for cond in comp.ifs):
                 continue
@@ -1231,7 +1236,8 @@ class Walker:
             func = func.with_(source=first) if first != func.source else func
         env = self.bind(fn, func, args, kwargs, parsed, act, node)
         link = Related(self.loc(act, node), f"{'in a loop: ' if act.loops else ''}calls {callee.rpartition(':')[2]}")
-        inner = Act(parsed, qualname, env, (*act.chain, link), act.depth + 1, 0, cls, closure)
+        inner = Act(parsed, qualname, env, (*act.chain, link), act.depth + 1, 0, cls, closure,
+                    uncertain_base=self.uncertain)
         self.inlining.append(key)
         bound = dict(env)
         grad_enabled = self.grad_enabled

@@ -87,7 +87,8 @@ def _range(tx: Walker, args: list[Value], act: Act, node: cst.CSTNode) -> Value:
         tx.use(value, act, node)
     if args and all(a.kind == V.CONST and a.known and isinstance(a.value, int) for a in args):
         return Value(V.RANGE, value=range(*[a.value for a in args]))
-    return Value(V.RANGE)
+    start = args[0] if len(args) > 1 else V.const(0)  # range(n): from 0
+    return Value(V.RANGE, attrs={"start": start} if args else {})
 
 
 def _sequence(tx: Walker, name: str, args: list[Value], act: Act, node: cst.CSTNode) -> Value:

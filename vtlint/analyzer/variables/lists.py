@@ -52,3 +52,8 @@ class RangeVariable(Value):
 
     def unpack_var_sequence(self, tx: Walker, act: Act, node: cst.CSTNode) -> list[Value] | None:
         return [V.const(i) for i in self.value] if self.known else None
+
+    def first(self) -> Value:
+        """Its first element when only the stop is unknown (`range(cfg.n_layer)`: 0)."""
+        start = self.attrs.get("start")
+        return V.const(start.value) if start is not None and start.known else Value(V.CONST, pytype="int")
