@@ -1471,4 +1471,22 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "history_append_in_step": """
+        import torch
+
+        history = []
+
+        @torch.compile
+        def step(x, w):
+            loss = (x * w).sum()
+            history.append(loss.detach())
+            return loss * 2
+
+        def run():
+            for _ in range(3):
+                step(torch.ones(3), torch.ones(3))
+
+        if __name__ == "__main__":
+            run()
+    """,
 }

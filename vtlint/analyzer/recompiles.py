@@ -66,6 +66,8 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
         out += found
         if not found and (kind == "G" or (kind == "L" and name in defaults and not path == [])):
             out += _mutated_globals(project, spec, wrap, kind, name, path, defaults, mutations, entry, settings)
+    out += [_grown_in_frame(wrap, calls, settings, entry) for wrap in events if wrap.action is Action.WRAP
+            and wrap.guard_kind == "LENGTH_CHECK" and wrap.detail.get("mutated_in_frame") and _called_again(calls)]
     frame = next((e for e in events if e.action is Action.FRAME), None)
     if calls and frame is not None:
         out += _one_per_call([e for i, name in enumerate(params)
@@ -342,6 +344,18 @@ def _tally(source: str, seen: list[str], once: bool, settings: DynamoSettings) -
     compiles = 2 if once else min(len(seen), settings.recompile_limit)
     shown = ", ".join(seen[:4]) + (", ..." if len(seen) > 4 else "")
     return f" ({source} takes {len(seen)} values in the calls in sight, {shown}: {compiles} compiles)"
+
+
+def _grown_in_frame(wrap: Event, calls: list[Site], settings: DynamoSettings, entry: str) -> Event:
+    """`history.append(loss.item())` in the compiled code: the list from outside has another length
+    at every call, so its length guard fails every time."""
+    site = calls[1] if len(calls) > 1 else calls[0]
+    why = (f"the compiled code changes {wrap.source} in place, so the next call finds another length and "
+           f"{wrap.guard or 'its LENGTH_CHECK'} fails on every call: each call recompiles until recompile_limit "
+           f"({settings.recompile_limit}), then the frame runs eagerly")
+    return _event(wrap, site, entry, f"calls it again: {why}",
+                  "collect the values in a tensor (or return them) and extend the list outside the compiled "
+                  "function", {"every_call": True, "once": False}, [])
 
 
 def _called_again(calls: list[Site]) -> bool:

@@ -242,12 +242,22 @@ class Walker:
 
     def first_read(self, value: Value, act: Act, node: cst.CSTNode) -> None:
         """Where the frame first uses an argument: its TENSOR_MATCH / ID_MATCH guard is reported there."""
-        if not self.eager and type(value.source) is LocalSource and value.source.local_name not in self.first_reads:
+        if not self.eager and type(value.source) is LocalSource and value.source.local_name not in self.first_reads \
+                and not self.project.is_library(act.display):
             line, column, _, _ = act.parsed.span(self._read_site(value, act, node))
             self.first_reads[value.source.local_name] = (act.display, line, column)
 
     def length_check(self, value: Value, act: Act, node: cst.CSTNode) -> None:
         self._install(self.builder.length(value), act, self._read_site(value, act, node))
+
+    def appended(self, value: Value, act: Act, node: cst.CSTNode) -> None:
+        """The frame changes a list from outside in place: its LENGTH_CHECK fails on the next call."""
+        if self.eager or value.source is None:
+            return
+        name = value.source.name()
+        for event in self.events:
+            if event.action is Action.WRAP and event.source == name and event.guard_kind == "LENGTH_CHECK":
+                event.detail["mutated_in_frame"] = True
 
     def key_order(self, value: Value, act: Act, node: cst.CSTNode) -> None:
         self._install(self.builder.key_order(value), act, self._read_site(value, act, node))

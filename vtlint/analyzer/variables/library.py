@@ -101,6 +101,8 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return args[0].with_(attrs={**args[0].attrs, **kwargs})  # partial(torch.compile, mode=...): a compiler
     if name in MARKS and tx.eager:
         return mark(MARKS[name], args)
+    if receiver is not None and receiver.kind == V.LIST and name.startswith("list."):
+        return receiver.call_method(tx, name.rpartition(".")[2], args, act, node)  # type: ignore[attr-defined]
     if receiver is not None and receiver.kind == V.DICT:
         return receiver.call_method(tx, name.rpartition(".")[2], args, act, node)  # type: ignore[attr-defined]
     if receiver is not None and receiver.kind == V.TENSOR:

@@ -44,6 +44,31 @@ class BaseListVariable(Value):
         return V.unknown()
 
 
+    def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
+        return Value(V.LIB, ref=f"list.{name}", bound_self=self) if name in MUTATORS else V.unknown()
+
+    def call_method(self, tx: Walker, method: str, args: list[Value], act: Act, node: cst.Call) -> Value:
+        """`history.append(loss.item())` on a list from outside: Dynamo guards its length and replays
+        the mutation after the graph, so the next call finds another length."""
+        if self.kind != V.LIST:
+            return V.unknown()
+        tx.length_check(self, act, node)
+        if self.source is not None:
+            tx.appended(self, act, node)
+        if self.items is not None:
+            if method == "append" and args:
+                self.items.append(args[0].with_(source=None))
+            elif method == "extend" and args and args[0].items is not None:
+                self.items.extend(i.with_(source=None) for i in args[0].items)
+            else:
+                self.items = None
+        return V.const(None) if method != "pop" else V.unknown()
+
+
+# List methods that change the list in place.
+MUTATORS = frozenset({"append", "extend", "insert", "pop", "clear", "remove"})
+
+
 class RangeVariable(Value):
     tracks = (V.RANGE,)
 
