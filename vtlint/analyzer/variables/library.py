@@ -32,7 +32,8 @@ CONTROL_FLOW = {
     "functorch.experimental.control_flow.cond": "cond", "torch._higher_order_ops.map.map": "map",
     "functorch.experimental.control_flow.map": "map",
 }
-# Dynamo's `constant_fold_functions` (variables/torch.py) and the TensorVariable methods it answers
+# Dynamo's `constant_fold_functions` (variables/torch.py), the functions its handlers answer as
+# constants (grad mode, `is_tensor`, `has_torch_function`) and the TensorVariable methods it answers
 # from the example value: a Python constant at trace time, no graph node, nothing to break on.
 CONSTANT_FOLD = {
     "torch.is_floating_point": "bool", "torch.is_complex": "bool", "torch.is_autocast_enabled": "bool",
