@@ -6,7 +6,10 @@ different value, when code assigns the global or attribute it reads, or when
 value: ints and floats recompile once and then become dynamic (automatic
 dynamic shapes); bools, strings and nn.Module int attributes recompile for
 every new value until the recompile limit, after which Dynamo runs the frame
-eagerly."""
+eagerly. The calls' tensors fail TENSOR_MATCH on another size (once, then the
+dimension is dynamic), dtype or requires_grad; another function object fails
+its ID_MATCH; a call under another grad mode fails GLOBAL_STATE; a list the
+compiled code appends to fails its length guard on every call."""
 
 from __future__ import annotations
 
