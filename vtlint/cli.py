@@ -106,7 +106,14 @@ class DefaultCheckGroup(click.Group):
                 sys.stdout.flush()
         except KeyboardInterrupt:
             click.echo("vtlint: interrupted", err=True)
-            ctx.exit(EXIT_INTERRUPTED)
+            for stream in (real, sys.stderr):
+                try:
+                    stream.flush()
+                except (OSError, ValueError):
+                    pass
+            # leave now: the interpreter's exit would join the analysis pool's manager thread, which
+            # can wait forever on a worker stopped mid-message (the workers are already stopped)
+            os._exit(EXIT_INTERRUPTED)
         except StdoutError as exc:
             _discard_pending(real)
             click.echo(f"vtlint: error: cannot write to standard output: {exc.strerror}", err=True)

@@ -12,10 +12,11 @@ import ast
 import functools
 import hashlib
 import io
+import signal
 import sys
 import tokenize
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, wait
 from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
@@ -231,10 +232,9 @@ class _Analysis:
         if self.jobs > 1 and len(todo) > 8:
             size = max(1, len(todo) // (self.jobs * 4))
             batches = [[(d, t) for d, t, _ in todo[i:i + size]] for i in range(0, len(todo), size)]
-            with ProcessPoolExecutor(self.jobs) as pool:
-                work = functools.partial(_summarize_batch, budget_s=self.config.file_budget,
-                                         forward="forward" in self.config.assume_compiled)
-                shared = [r for batch in pool.map(work, batches) for r in batch]
+            work = functools.partial(_summarize_batch, budget_s=self.config.file_budget,
+                                     forward="forward" in self.config.assume_compiled)
+            shared = _in_workers(self.jobs, work, batches)
         results: list[FileResult] = []
         for (display, text, _), done in zip(todo, shared, strict=True):
             if done is None:
@@ -335,6 +335,30 @@ def _drive(project: Project, config: Config, specs: list[EntrySpec], call_sites:
     callers = {d for d in callers if d in project.texts and not project.is_library(d) and
                (d in {s.display for s in specs} or project.summaries[d].has_hints or d in facts)}
     return drive(project, config.dynamo, callers, {(spec.display, spec.qualname) for spec in specs})
+
+
+def _in_workers(jobs: int, work: Callable[[Any], list[Any]], batches: list[Any]) -> list[Any]:
+    """`work` over `batches` in `jobs` processes. Ctrl-C is the main process's to handle: the
+    workers ignore it, and an interrupted run stops them at once instead of waiting for their
+    batches (a worker started just as the signal came could otherwise keep the run alive)."""
+    pool = ProcessPoolExecutor(jobs, initializer=_ignore_sigint)
+    try:
+        futures = [pool.submit(work, batch) for batch in batches]
+        pending = set(futures)
+        while pending:  # short waits: a signal another thread received is seen between them
+            _, pending = wait(pending, timeout=0.25)
+        out = [r for future in futures for r in future.result()]
+    except BaseException:
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    return out
+
+
+def _ignore_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 _UNRESOLVED = "torch.compile of a value the static pass cannot resolve"
