@@ -50,7 +50,6 @@ class TensorVariable(Value):
         return Value(V.TENSOR)
 
 
-
 # --- tensor metadata: what a TENSOR_MATCH guard checks (sizes, dtype, requires_grad) -------------
 # A TensorVariable made by eager code (a script's `torch.randn(16, 6)`) carries its metadata:
 # `items` its sizes (int constants, or unknown), `pytype` its dtype ("float32"), and
@@ -123,7 +122,8 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
     if name == "torch.tensor" and args and args[0].kind in (V.LIST, V.TUPLE) and args[0].items is not None:
         values = args[0].items
         if all(v.kind == V.CONST and v.known and type(v.value) in (int, float, bool) for v in values):
-            kind = "float32" if any(isinstance(v.value, float) for v in values) else "int64"
+            kinds = {type(v.value) for v in values}
+            kind = "float32" if float in kinds else "bool" if kinds == {bool} else "int64"
             return tensor([V.const(len(values))], explicit or kind, grad)
     if name == "torch.cat" and args and args[0].kind in (V.LIST, V.TUPLE) and args[0].items:
         dim = kwargs.get("dim") or (args[1] if len(args) > 1 else V.const(0))
