@@ -481,3 +481,24 @@ def test_an_argument_typed_only_by_its_annotation_has_unknown_attribute_values(p
     assert depth.value is None and depth.guard_kind == "EQUALS_MATCH", "a class default is not the value the run passes"
     inlined = {e.callee for e in prediction.events if e.action is Action.INLINE}
     assert "m.py:Config.scale" in inlined
+
+
+def test_a_number_read_before_a_break_is_named_by_its_stack_slot(predict: Predict) -> None:
+    """The resume function receives the operand stack: `x = t.item()` is `___stack0`, while in
+    `print(f"loss {t.item():.4f}")` the callable and the f-string's first piece wait below it, so
+    the number is `___stack2` (measured: benchmarks/recompiles gpt_lr_schedule, `___stack2 == 4.47`)."""
+    prediction = predict({"m.py": """
+        import torch
+
+        @torch.compile
+        def f(x):
+            a = (x * 2).sum().item()
+            y = x * a
+            print(f"loss {(y * 3).sum().item():.4f}")
+            return y
+
+        def main():
+            f(torch.ones(3))
+    """})
+    stacks = {e.source for e in prediction.events if e.action is Action.WRAP and "___stack" in (e.source or "")}
+    assert stacks == {"L['___stack0']", "L['___stack2']"}

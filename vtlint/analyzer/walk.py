@@ -209,6 +209,7 @@ class Walker:
         self.grad_enabled: bool | None = True  # eager code's grad mode (torch.no_grad() blocks), None: unknown
         self.first_reads: dict[str, tuple[str, int, int]] = {}  # argument -> (display, line, column) of its first use
         self.stored: set[tuple[int, str]] = set()  # (id of an object's attrs, name) the traced frame assigned
+        self.stack_depth = 0  # values waiting on the frame's operand stack (a resume function's ___stackN)
         self.handlers = 0  # enclosing `try` blocks with handlers, across inlined calls
         self.in_try = 0  # the frame's own enclosing `try` bodies and handlers: Dynamo cannot resume inside them
         self.uncertain = 0  # enclosing branches the walk takes without knowing they run
@@ -743,9 +744,15 @@ class Walker:
         return V.const(node.evaluated_value) if isinstance(node.evaluated_value, str) else V.unknown()
 
     def e_FormattedString(self, node: cst.FormattedString, act: Act) -> Value:
-        for part in node.parts:
-            if isinstance(part, cst.FormattedStringExpression):
-                self.use(self.expr(part.expression, act), act, part)
+        pushed = 0  # each piece before a `{value}` waits on the stack until BUILD_STRING
+        try:
+            for part in node.parts:
+                if isinstance(part, cst.FormattedStringExpression):
+                    self.use(self.expr(part.expression, act), act, part)
+                pushed += 1
+                self.stack_depth += 1
+        finally:
+            self.stack_depth -= pushed
         return Value(V.CONST, pytype="str")
 
     def e_Name(self, node: cst.Name, act: Act) -> Value:
@@ -797,7 +804,12 @@ class Walker:
         return self.getitem(base, index, act, node)
 
     def e_BinaryOperation(self, node: cst.BinaryOperation, act: Act) -> Value:
-        left, right = self.expr(node.left, act), self.expr(node.right, act)
+        left = self.expr(node.left, act)
+        self.stack_depth += 1  # the left operand waits on the stack
+        try:
+            right = self.expr(node.right, act)
+        finally:
+            self.stack_depth -= 1
         return self.arith(left, right, _BINOPS.get(type(node.operator)), act, node)
 
     def e_UnaryOperation(self, node: cst.UnaryOperation, act: Act) -> Value:
@@ -959,18 +971,25 @@ class Walker:
         self.first_read(func, act, node.func)
         args: list[Value] = []
         kwargs: dict[str, Value] = {}
-        for arg in node.args:
-            value = self.expr(arg.value, act)
-            if arg.star == "*":
-                spread = self.iterate(value, act, arg.value)
-                args += spread if spread is not None else []
-            elif arg.star == "**":
-                if value.kind == V.DICT and value.keys is not None and value.items is not None:
-                    kwargs.update({str(k): v for k, v in zip(value.keys, value.items)})
-            elif arg.keyword is not None:
-                kwargs[arg.keyword.value] = value
-            else:
-                args.append(value)
+        pushed = 1  # the callable, then each argument, wait on the stack while the next is evaluated
+        self.stack_depth += 1
+        try:
+            for arg in node.args:
+                value = self.expr(arg.value, act)
+                if arg.star == "*":
+                    spread = self.iterate(value, act, arg.value)
+                    args += spread if spread is not None else []
+                elif arg.star == "**":
+                    if value.kind == V.DICT and value.keys is not None and value.items is not None:
+                        kwargs.update({str(k): v for k, v in zip(value.keys, value.items)})
+                elif arg.keyword is not None:
+                    kwargs[arg.keyword.value] = value
+                else:
+                    args.append(value)
+                pushed += 1
+                self.stack_depth += 1
+        finally:
+            self.stack_depth -= pushed
         return self.call(func, args, kwargs, act, node)
 
     def e_Await(self, node: cst.Await, act: Act) -> Value:

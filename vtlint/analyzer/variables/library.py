@@ -119,7 +119,8 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         if tx.frame is not frame and name.rpartition(".")[2] in SCALAR_READS:
             # the call ran eagerly before the resume function, which receives its result on the
             # stack: a Python number Dynamo guards there by value (`___stack0 == 1.96`)
-            return Value(V.CONST, source=LocalSource("___stack0"), pytype=SCALAR_READS[name.rpartition(".")[2]],
+            return Value(V.CONST, source=LocalSource(f"___stack{tx.stack_depth}"),
+                         pytype=SCALAR_READS[name.rpartition(".")[2]],
                          confidence="medium")
         return V.unknown()
     if decision.action == "inline":
