@@ -40,7 +40,10 @@ the project calls the compiled function with another value, or assigns the globa
 the graph read, the guard fails on the next call and the frame is compiled again. For ints and
 floats automatic dynamic shapes then makes the value a SymInt/SymFloat (one recompile); bools and
 strings recompile for every new value, up to `recompile_limit` (8), after which Dynamo runs the
-frame eagerly.
+frame eagerly. The same holds for the other guards a call can fail: a tensor of another size (once,
+then that dimension is dynamic), dtype or requires_grad (TENSOR_MATCH), another function object
+(ID_MATCH), a call under another grad mode (GLOBAL_STATE: the eval step under `torch.no_grad()`),
+and a list the compiled code itself appends to (its length, on every call).
 """
     why = "Each recompile costs a full trace and compile (seconds with Inductor) and can hit the recompile limit."
     fix = """
@@ -52,6 +55,12 @@ keep configuration constant while the compiled function is in use.
             "import torch\n\n\n@torch.compile\ndef f(x, n):\n    return x * n\n\n\n"
             "def main():\n    x = torch.randn(4)\n    f(x, 3)\n    f(x, 4)\n",
             line=12,
+        ),
+        Example(  # the last batch is smaller: TENSOR_MATCH fails on its size
+            "import torch\n\n\n@torch.compile\ndef head(x):\n    return x.relu().mean(0)\n\n\n"
+            "def main():\n    for batch in (16, 16, 8):\n        head(torch.randn(batch, 6))\n\n\n"
+            "if __name__ == \"__main__\":\n    main()\n",
+            line=11,
         ),
     )
     valid = (
