@@ -113,6 +113,7 @@ class Project:
         self._parsed: dict[str, Parsed | None] = {}
         self._library: dict[str, ModuleSummary | None] = {}
         self._splits: dict[str, tuple[ModuleSummary, str] | None] = {}
+        self._mros: dict[tuple[str, str], list[tuple[ModuleSummary, ClassSummary]]] = {}
         self.library_displays: set[str] = set()
         self.library_roots = _library_roots()
 
@@ -217,7 +218,11 @@ class Project:
         return found
 
     def mro(self, summary: ModuleSummary, cls: ClassSummary, depth: int = 0) -> list[tuple[ModuleSummary, ClassSummary]]:
-        """The class and its project-local bases, depth first (enough for attribute lookup)."""
+        """The class and its project-local bases, depth first (enough for attribute lookup).
+        Kept per class: every attribute read and method lookup of the walk asks for it."""
+        key = (summary.display, cls.qualname)
+        if depth == 0 and key in self._mros:
+            return self._mros[key]
         chain = [(summary, cls)]
         if depth > 20:
             return chain
@@ -225,6 +230,8 @@ class Project:
             found = self.klass(self.qualify(summary, base))
             if found and found[1] is not cls:
                 chain += self.mro(found[0], found[1], depth + 1)
+        if depth == 0:
+            self._mros[key] = chain
         return chain
 
     def external_bases(self, summary: ModuleSummary, cls: ClassSummary) -> list[str]:
