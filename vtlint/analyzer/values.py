@@ -119,6 +119,12 @@ class Value:
                       node: cst.Call) -> Value:
         return unknown()
 
+    def call_method(self, tx: Walker, name: str, args: list[Value], kwargs: dict[str, Value], act: Act,
+                    node: cst.Call) -> Value | None:
+        """`value.name(...)` where this kind models the method itself (a dict's `items`, a ModuleList's
+        `append`, an ArgumentParser's `add_argument`); None: the call goes to trace_rules."""
+        return None
+
     @property
     def known(self) -> bool:
         return not isinstance(self.value, Missing)

@@ -30,7 +30,8 @@ class ArgumentParserVariable(Value):
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
         return Value(V.LIB, ref=f"argparse.ArgumentParser.{name}", bound_self=self)
 
-    def call_method(self, tx: Walker, method: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    def call_method(self, tx: Walker, method: str, args: list[Value], kwargs: dict[str, Value], act: Act,
+                    node: cst.Call) -> Value:
         if method == "add_argument":
             self._add(args, kwargs)
         elif method == "set_defaults":

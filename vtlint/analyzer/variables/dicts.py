@@ -38,7 +38,8 @@ class ConstDictVariable(Value):
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
         return Value(V.LIB, ref=f"dict.{name}", bound_self=self) if name in METHODS else V.unknown()
 
-    def call_method(self, tx: Walker, method: str, args: list[Value], act: Act, node: cst.Call) -> Value:
+    def call_method(self, tx: Walker, method: str, args: list[Value], kwargs: dict[str, Value], act: Act,
+                    node: cst.Call) -> Value:
         keys, items = self.keys, self.items
         if keys is None or items is None:
             return V.unknown()

@@ -13,7 +13,6 @@ from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.command_line import PARSER_CLASSES, new_parser
 from vtlint.analyzer.variables.data import DATASETS, LOADERS, dataset, loader
 from vtlint.analyzer.variables.tensor import MARKS, created, mark
-from vtlint.analyzer.variables.user_defined import MODULE_METHODS
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -68,11 +67,11 @@ class LibraryVariable(Value):
                       node: cst.Call) -> Value:
         if not self.ref:
             return V.unknown()
-        receiver, method = self.bound_self, self.ref.rpartition(".")[2]
-        if receiver is not None and receiver.kind == V.NN_MODULE and method in MODULE_METHODS:
-            return receiver.call_method(tx, method, args, act, node)  # type: ignore[attr-defined]
-        if receiver is not None and receiver.kind == V.PARSER:
-            return receiver.call_method(tx, method, args, kwargs)  # type: ignore[attr-defined]
+        receiver = self.bound_self
+        if receiver is not None:
+            done = receiver.call_method(tx, self.ref.rpartition(".")[2], args, kwargs, act, node)
+            if done is not None:
+                return done
         if is_torch_nn_class(self.ref):
             return tx.objects.instantiate(self.ref, args, kwargs, None)
         if self.ref in PARSER_CLASSES and tx.eager:
@@ -102,10 +101,6 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return args[0].with_(attrs={**args[0].attrs, **kwargs})  # partial(torch.compile, mode=...): a compiler
     if name in MARKS and tx.eager:
         return mark(MARKS[name], args)
-    if receiver is not None and receiver.kind == V.LIST and name.startswith("list."):
-        return receiver.call_method(tx, name.rpartition(".")[2], args, act, node)  # type: ignore[attr-defined]
-    if receiver is not None and receiver.kind == V.DICT:
-        return receiver.call_method(tx, name.rpartition(".")[2], args, act, node)  # type: ignore[attr-defined]
     if receiver is not None and receiver.kind == V.TENSOR:
         decision = breaks.decide_tensor_method(name.removeprefix("Tensor."), tx.settings)
     else:

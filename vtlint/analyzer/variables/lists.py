@@ -47,7 +47,8 @@ class BaseListVariable(Value):
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
         return Value(V.LIB, ref=f"list.{name}", bound_self=self) if name in MUTATORS else V.unknown()
 
-    def call_method(self, tx: Walker, method: str, args: list[Value], act: Act, node: cst.Call) -> Value:
+    def call_method(self, tx: Walker, method: str, args: list[Value], kwargs: dict[str, Value], act: Act,
+                    node: cst.Call) -> Value:
         """`history.append(loss.item())` on a list from outside: Dynamo guards its length and replays
         the mutation after the graph, so the next call finds another length."""
         if self.kind != V.LIST:

@@ -70,9 +70,12 @@ class NNModuleVariable(UserDefinedObjectVariable):
         tx.frame.graph_ops += 1
         return Value(V.TENSOR)
 
-    def call_method(self, tx: Walker, method: str, args: list[Value], act: Act, node: cst.Call) -> Value:
+    def call_method(self, tx: Walker, method: str, args: list[Value], kwargs: dict[str, Value], act: Act,
+                    node: cst.Call) -> Value | None:
         """nn.Module's own methods that build the module tree (`register_buffer`, `add_module`,
         `ModuleList.append`, ...): they change `_modules` / attributes, not the graph."""
+        if method not in MODULE_METHODS:
+            return None
         named = args[0].value if args and args[0].known and isinstance(args[0].value, str) else None
         if method in ("register_buffer", "register_parameter", "add_module", "register_module"):
             if named is not None and len(args) > 1:
