@@ -3,9 +3,8 @@
 // Environment: CS_URL, E2E_FILE, E2E_EXPECT (codes, comma-separated: each must be listed
 // in the Problems panel), E2E_HOVER ('|'-separated texts one hover must all contain),
 // E2E_HOVER_AT (LINE:COLUMN to hover with the keyboard; else every squiggle is tried), E2E_OUT.
-const { chromium } = require('playwright-core');
+const { openBrowser, timedLog } = require('./browser');
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 
 const URL_ = process.env.CS_URL;
@@ -88,17 +87,8 @@ async function hoverWith(page, log) {
 
 (async () => {
   fs.mkdirSync(OUT, { recursive: true });
-  const t0 = Date.now();
-  const log = (...a) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-profile-'));
-  const ctx = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1400, height: 900 },
-  });
-  const page = ctx.pages()[0] || (await ctx.newPage());
+  const log = timedLog();
+  const { page, close } = await openBrowser();
   page.on('console', (m) => { if (m.type() === 'error') console.log('  [browser error]', m.text().slice(0, 200)); });
   const failures = [];
   try {
@@ -122,8 +112,7 @@ async function hoverWith(page, log) {
   } finally {
     await page.screenshot({ path: path.join(OUT, 'screenshot.png') });
     log('screenshot', path.join(OUT, 'screenshot.png'));
-    await ctx.close();
-    fs.rmSync(profile, { recursive: true, force: true });
+    await close();
   }
   console.log(failures.length ? 'E2E: 0 passed, 1 failed' : 'E2E: 1 passed, 0 failed');
   process.exit(failures.length ? 1 : 0);

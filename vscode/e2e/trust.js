@@ -11,9 +11,8 @@
 // A planted vtlint/ package in the workspace is never imported (E2E_PLANTED never appears).
 // Environment: CS_URL, CS_PID (code-server, whose descendants are counted), E2E_WS_PYTHON,
 // E2E_RAN, E2E_PLANTED, E2E_LOGS (the profile's logs folder), E2E_FILE, E2E_OUT.
-const { chromium } = require('playwright-core');
+const { openBrowser, timedLog } = require('./browser');
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 
 const URL_ = process.env.CS_URL;
@@ -173,22 +172,13 @@ async function oneServer(what, ms = 3000) {
 
 (async () => {
   fs.mkdirSync(OUT, { recursive: true });
-  const t0 = Date.now();
-  const log = (...a) => console.log(`[${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
+  const log = timedLog();
   const checks = [];
   const check = (name, ok, detail = '') => {
     checks.push({ name, ok: !!ok, detail });
     log(ok ? 'ok  ' : 'FAIL', name, detail ? `— ${detail}` : '');
   };
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-profile-'));
-  const ctx = await chromium.launchPersistentContext(profile, {
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1400, height: 900 },
-  });
-  const page = ctx.pages()[0] || (await ctx.newPage());
+  const { page, close } = await openBrowser();
   let failure;
   try {
     await page.goto(URL_, { waitUntil: 'domcontentloaded' });
@@ -276,8 +266,7 @@ async function oneServer(what, ms = 3000) {
   } finally {
     await page.screenshot({ path: path.join(OUT, 'trusted.png') }).catch(() => {});
     fs.writeFileSync(path.join(OUT, 'checks.json'), JSON.stringify({ checks, failure, output: outputLog().split('\n') }, null, 2));
-    await ctx.close();
-    fs.rmSync(profile, { recursive: true, force: true });
+    await close();
   }
   const failed = checks.filter((c) => !c.ok).length + (failure ? 1 : 0);
   const passed = checks.filter((c) => c.ok).length;
