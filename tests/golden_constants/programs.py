@@ -1489,4 +1489,32 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "factory_closure": """
+        import torch
+
+        def make(scale, bias=0.5):
+            def inner(x, n):
+                return x * n * scale + bias
+
+            return torch.compile(inner)
+
+        def run():
+            g = make(2)
+            g(torch.ones(2), 3)
+            g(torch.ones(2), 4)
+    """,
+    "closure_cell_changes": """
+        import torch
+
+        def make_loss(weight):
+            def loss_fn(logits):
+                return (logits * weight).sum()
+
+            return torch.compile(loss_fn)
+
+        def run():
+            for weight in (1.0, 2.0, 4.0):
+                loss_fn = make_loss(weight)
+                loss_fn(torch.ones(3))
+    """,
 }

@@ -107,8 +107,6 @@ def test_a_nested_function(matrix) -> None:
     _no_repeats(result)
 
 
-@pytest.mark.xfail(strict=True, reason="analyzer gap: calls through a compiled closure returned by a factory "
-                                       "(g = make(2); g(x, 3)) are not linked to the nested function's parameters")
 def test_a_nested_function_called_through_its_factory(matrix) -> None:
     result = check("m_nested", matrix)
     assert ("VTL101", "m_nested.py", 6, "L['n']", Evidence.CONFIRMED) in rows(result)

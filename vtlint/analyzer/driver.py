@@ -7,14 +7,19 @@ rate computed from the loop's step, a temperature annealed each epoch. The drive
 each module that calls a compiled entry from its top level (`if __name__ ==
 "__main__":` taken), with the walk in eager mode: nothing is guarded or broken, user
 functions are followed, loops are unrolled, and every call of a compiled entry is
-recorded with its abstract arguments, in the order the program makes them."""
+recorded with its abstract arguments, in the order the program makes them. A module's
+functions that take no argument and that its top level never calls (`run()` or `main()`
+called by a console script, a test runner or another program) run after it, each once."""
 
 from __future__ import annotations
 
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+import libcst as cst
 
 from vtlint.analyzer import values as V
 from vtlint.analyzer.entries import Site
@@ -73,6 +78,21 @@ def _run_module(project: Project, settings: DynamoSettings, display: str, entrie
     walker.module_envs[display] = act.env  # its functions read the globals its top level assigns
     try:
         walker.block(list(parsed.module.body), act)
+        for fn in _uncalled_runners(parsed.module.body, walker, display):
+            walker.call(act.env.get(fn.name.value) or V.unknown(), [], {}, act, fn)
     except WalkAborted:
         pass  # what ran before the walk stopped is still the program's first calls
     return walker
+
+
+def _uncalled_runners(body: Sequence[cst.CSTNode], walker: Walker, display: str) -> list[cst.FunctionDef]:
+    """The module's functions callable without arguments that the top level did not call."""
+    out = []
+    for stmt in body:
+        if not isinstance(stmt, cst.FunctionDef) or (display, stmt.name.value) in walker.entered:
+            continue
+        params = stmt.params
+        required = [p for p in (*params.posonly_params, *params.params, *params.kwonly_params) if p.default is None]
+        if not required and (display, stmt.name.value) not in walker.compiled:
+            out.append(stmt)
+    return out

@@ -45,6 +45,8 @@ class Site:
     # the module globals holding objects, as they were when the call was made ("display:name")
     globals: dict[str, Value] = field(default_factory=dict)
     grad_enabled: bool | None = None  # grad mode at the call (Dynamo's GLOBAL_STATE guard), when known
+    # a nested function's closure cells as the called closure holds them (frame locals to Dynamo: `L['k']`)
+    cells: dict[str, Value] = field(default_factory=dict)
 
 
 @dataclass

@@ -61,6 +61,9 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
             default = literal(defaults[name], parsed.summary.imports) if name in defaults else None
             pick = functools.partial(_argument, index=index, name=name, default=default)
             found = _changed_values(wrap, calls, pick, path, settings, entry)
+        if not found and calls and kind == "L" and name not in params and any(name in c.cells for c in calls):
+            # a closure cell: each call's closure holds its own (`make_loss(w)` called again)
+            found = _changed_values(wrap, calls, lambda site, name=name: site.cells.get(name), path, settings, entry)
         if not found and calls and kind == "G":
             key, inner = _global_key(project, spec, name, path)
             found = _changed_values(wrap, calls, lambda site, key=key: site.globals.get(key), inner, settings, entry)

@@ -68,7 +68,7 @@ def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionD
         else:
             env[name] = Value(V.UNKNOWN, source=source, confidence="low")
     if "<locals>" in spec.qualname:
-        env.update(_closure_cells(walker, parsed, spec, env))
+        env.update(_closure_cells(walker, parsed, spec, env, first))
     for param in fn.params.kwonly_params:
         name = param.name.value
         seen = _site_value(first, -1, name)
@@ -98,9 +98,11 @@ def _default_confidence(default: Value, first: Site | None) -> str:
     return "high"
 
 
-def _closure_cells(walker: Walker, parsed: Parsed, spec: EntrySpec, env: dict[str, Value]) -> dict[str, Value]:
+def _closure_cells(walker: Walker, parsed: Parsed, spec: EntrySpec, env: dict[str, Value],
+                   call: Site | None) -> dict[str, Value]:
     """A nested compiled function's free variables are frame locals of its own frame
-    (`L['k']`): their values come from the enclosing function's first call site."""
+    (`L['k']`): their values are the cells of the closure the first compiled call is made
+    on, else come from the enclosing function's first call site."""
     outer = spec.qualname.rsplit(".<locals>.", 1)[0]
     fn = parsed.functions.get(outer)
     if fn is None:
@@ -108,11 +110,12 @@ def _closure_cells(walker: Walker, parsed: Parsed, spec: EntrySpec, env: dict[st
     cells: dict[str, Value] = {}
     sites = spec.outer_calls
     first = sites[0] if sites else None
+    held = call.cells if call else {}  # the closure the first compiled call was made on
     for index, param in enumerate(entry_params(fn)):
         name = param.name.value
         if name in env:
             continue
-        seen = _site_value(first, index, name)
+        seen = held.get(name) or _site_value(first, index, name)
         source = LocalSource(name)
         if seen is not None and seen.kind != V.UNKNOWN:
             cells[name] = walker.materialize(seen, parsed.summary, source, None)

@@ -36,6 +36,7 @@ from vtlint.analyzer.sources import (
     item_source,
 )
 from vtlint.analyzer.summary import ModuleSummary, dotted
+from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.builtin import BUILTIN_NAMES
 from vtlint.analyzer.variables.library import DATA_PTR, is_torch_nn_class
@@ -191,6 +192,7 @@ class Walker:
         self.eager_steps = 0
         self.compiled: set[tuple[str, str]] = set()  # (display, qualname) of the compiled entries
         self.recorded: list[tuple[tuple[str, str], Site]] = []  # their calls, when eager code makes them
+        self.entered: set[tuple[str, str]] = set()  # (display, qualname) of every function the walk went into
         self.global_objects: dict[str, Value] = {}  # module globals holding objects ("display:name")
         self.module_envs: dict[str, dict[str, Value]] = {}  # modules whose top level the driver runs
         self.resolving: set[str] = set()  # imported names being resolved
@@ -204,7 +206,7 @@ class Walker:
         self.local_funcs: dict[str, tuple[Parsed, cst.CSTNode, dict[str, Value], str | None]] = {}
         self.inlining: list[tuple[str, str]] = []
         self.callee_frames: list[CalleeFrame] = []
-        self.wrapper_names: dict[str, str] = {}  # decorator wrappers: their qualified names
+        self.local_names: dict[str, str] = {}  # nested functions and decorator wrappers: their __qualname__
         self.function_sources: dict[tuple[str, str], Source] = {}  # each function's first Source in the frame
         self.grad_enabled: bool | None = True  # eager code's grad mode (torch.no_grad() blocks), None: unknown
         self.first_reads: dict[str, tuple[str, int, int]] = {}  # argument -> (display, line, column) of its first use
@@ -449,6 +451,7 @@ class Walker:
         elif isinstance(stmt, cst.FunctionDef):
             key = f"local:{id(stmt)}"
             self.local_funcs[key] = (act.parsed, stmt, act.env, act.cls)
+            self.local_names[key] = f"{act.qualname}.<locals>.{stmt.name.value}"
             act.env[stmt.name.value] = Value(V.FUNC, ref=key)
         elif isinstance(stmt, cst.ClassDef):
             # a script's own classes (walked at module level by the driver) are its globals
@@ -1195,7 +1198,7 @@ class Walker:
         """(display, qualname) of the function Dynamo traces when `target` is compiled."""
         if target.kind == V.NN_MODULE and target.ref:
             target = target.instance_attr(self, "forward") if self.project.klass(target.ref) else V.unknown()
-        if target.kind != V.FUNC or not target.ref or target.ref.startswith("local:"):
+        if target.kind != V.FUNC or not target.ref:
             return None
         found = self._function_node(target)
         if found is None or self.project.is_library(found[0].summary.display):
@@ -1232,7 +1235,8 @@ class Walker:
             site = Site(act.display, line, column, [V.snapshot(a) for a in args],
                         {k: V.snapshot(a) for k, a in passed.items()}, in_loop=act.loops > 0,
                         globals={k: V.snapshot(g) for k, g in self.global_objects.items()},
-                        grad_enabled=self.grad_enabled)
+                        grad_enabled=self.grad_enabled,
+                        cells={k: V.snapshot(closure[k]) for k in _names_read(fn) if k in closure})
             self.recorded.append(((parsed.summary.display, qualname), site))
             return V.unknown("medium")
         decorators = parsed.summary.functions.get(qualname)
@@ -1264,6 +1268,7 @@ class Walker:
             first = self.function_sources.setdefault(key, func.source)
             func = func.with_(source=first) if first != func.source else func
         env = self.bind(fn, func, args, kwargs, parsed, act, node)
+        self.entered.add((parsed.summary.display, qualname))
         link = Related(self.loc(act, node), f"{'in a loop: ' if act.loops else ''}calls {callee.rpartition(':')[2]}")
         inner = Act(parsed, qualname, env, (*act.chain, link), act.depth + 1, 0, cls, closure,
                     uncertain_base=self.uncertain)
@@ -1333,7 +1338,7 @@ class Walker:
             original = func.with_(bound_self=None, source=None, attrs={**func.attrs, "decorators_applied": index + 1})
             key = f"local:{id(wrapper)}:{id(fn)}:{index}"
             self.local_funcs[key] = (dparsed, wrapper, {params[0].name.value: original}, None)
-            self.wrapper_names[key] = qual
+            self.local_names[key] = qual
             return Value(V.FUNC, ref=key)
         return None
 
@@ -1341,7 +1346,7 @@ class Walker:
         ref = func.ref or ""
         if ref.startswith("local:"):
             parsed, node, closure, cls = self.local_funcs[ref]
-            name = self.wrapper_names.get(ref) or (node.name.value if isinstance(node, cst.FunctionDef) else "<lambda>")
+            name = self.local_names.get(ref) or (node.name.value if isinstance(node, cst.FunctionDef) else "<lambda>")
             return parsed, node, closure, cls, name  # type: ignore[return-value]
         found = self.project.split(ref)
         if found is None:
@@ -1430,6 +1435,25 @@ _READS = (cst.Name, cst.Attribute, cst.Subscript)  # expressions that read a val
 
 class _Unrolled(Exception):
     """A comprehension over a sequence of unknown length."""
+
+
+class _NamesRead:
+    def __init__(self) -> None:
+        self.found: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.found.add(node.value)
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        visit(node.value, self)  # `obj.attr`: the attribute's name is no variable
+        return False
+
+
+def _names_read(fn: cst.CSTNode) -> set[str]:
+    """The names a function's code mentions: of those its closure holds, its free variables."""
+    names = _NamesRead()
+    visit(fn.body, names)  # type: ignore[attr-defined]  # FunctionDef and Lambda
+    return names.found
 
 
 def _identity(left: Value, right: Value) -> bool | None:

@@ -71,6 +71,8 @@ class BuiltinVariable(Value):
                 return Value(V.TENSOR)
             if all(i.kind == V.CONST and i.known for i in args[0].items):
                 return V.compute(sum, [i.value for i in args[0].items])
+        if name in ("int", "float", "bool", "str"):
+            return Value(V.CONST, pytype=name)  # its value unknown, its type certain
         return Value(V.CONST) if name in PURE_BUILTINS else V.unknown()
 
 

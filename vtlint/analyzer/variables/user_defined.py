@@ -189,7 +189,7 @@ def subclass_rewrap(tx: Walker, summary: ModuleSummary, cls: ClassSummary, name:
         wrapper, closure_names = found
         key = f"local:{id(wrapper)}:{qualified(summary, cls.qualname)}"
         tx.local_funcs[key] = (parsed, wrapper, {n: method for n in closure_names}, None)
-        tx.wrapper_names[key] = f"{base.qualname}.__init_subclass__.<locals>.{wrapper.name.value}"
+        tx.local_names[key] = f"{base.qualname}.__init_subclass__.<locals>.{wrapper.name.value}"
         return Value(V.FUNC, ref=key)
     return None
 
