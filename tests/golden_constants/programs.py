@@ -1517,4 +1517,99 @@ PROGRAMS: dict[str, str] = {
                 loss_fn = make_loss(weight)
                 loss_fn(torch.ones(3))
     """,
+    "classmethod_preset_and_staticmethod": """
+        import torch
+        import torch.nn as nn
+
+        class Cfg:
+            def __init__(self, width=4, scale=1.0, mode="sum"):
+                self.width = width
+                self.scale = scale
+                self.mode = mode
+
+            @classmethod
+            def tiny(cls, **overrides):
+                kwargs = dict(width=2, scale=0.5)
+                kwargs.update(overrides)
+                return cls(**kwargs)
+
+        class Net(nn.Module):
+            def __init__(self, cfg):
+                super().__init__()
+                self.scale = cfg.scale
+                self.mode = cfg.mode
+                self.lin = nn.Linear(cfg.width, cfg.width)
+
+            @staticmethod
+            def combine(x, k):
+                return x * k
+
+            def forward(self, x):
+                y = self.combine(self.lin(x), self.scale)
+                return y.sum() if self.mode == "sum" else y.mean()
+
+        def run():
+            net = torch.compile(Net(Cfg.tiny(mode="mean")))
+            net(torch.ones(3, 2))
+    """,
+    "layer_class_identity_and_field_factory": """
+        from dataclasses import dataclass, field
+
+        import torch
+        import torch.nn as nn
+
+        class Plain(nn.Module):
+            def forward(self, x):
+                return x + 1
+
+        class Scaled(nn.Module):
+            def __init__(self, k):
+                super().__init__()
+                self.k = k
+
+            def forward(self, x):
+                return x * self.k
+
+        TYPES = {"plain": Plain, "scaled": Scaled}
+
+        @dataclass
+        class Cfg:
+            kind: str = "scaled"
+            widths: list = field(default_factory=lambda: [4, 8, 16])
+
+        class Net(nn.Module):
+            def __init__(self, cfg):
+                super().__init__()
+                cls = TYPES[cfg.kind]
+                sizes = list(cfg.widths)
+                self.layer = Scaled(sizes.pop()) if cls is Scaled else Plain()
+                self.depth = len(sizes)
+
+            def forward(self, x):
+                return self.layer(x) - self.depth
+
+        def run():
+            net = torch.compile(Net(Cfg()))
+            net(torch.ones(2))
+    """,
+    "namespace_argument_and_two_schedules": """
+        import argparse
+
+        import torch
+
+        @torch.compile
+        def loss_fn(x, clip, coef, args):
+            y = torch.clamp(x, -clip, clip) * coef
+            if args.normalize:
+                y = y / (y.abs().max() + 1)
+            return y.sum() * args.weight
+
+        def run():
+            parser = argparse.ArgumentParser()
+            parser.add_argument("--normalize", action="store_true", default=True)
+            parser.add_argument("--weight", type=float, default=0.5)
+            args = parser.parse_args([])
+            for step in range(3):
+                loss_fn(torch.ones(4), 0.2 - 0.05 * step, 0.01 * (2 - step), args)
+    """,
 }

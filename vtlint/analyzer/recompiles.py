@@ -84,7 +84,7 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
         grad = _grad_mode_change(frame, calls, entry)
         if grad is not None:  # checked first (the guard tree's root): it is the recompile torch reports there
             out = [grad, *(e for e in out if e.location != grad.location)]
-    return _fold_instances(_one_per_call(out, _same_container))
+    return _fold_instances(_one_per_call(out, _same_call))
 
 
 def _function_change(frame: Event, calls: list[Site], name: str, index: int, settings: DynamoSettings,
@@ -149,8 +149,12 @@ def _grad_mode_change(frame: Event, calls: list[Site], entry: str) -> Event | No
 _ITEM = re.compile(r"\[\d+\]$")
 
 
-def _same_container(event: Event) -> tuple[object, ...]:
-    """`L['kernel_size'][0]` and `[1]` changing at one call: one recompile of one tuple."""
+def _same_call(event: Event) -> tuple[object, ...]:
+    """Values that change at one call (`clip_eps` and `entropy_coef` of the same schedule step, or
+    `L['kernel_size'][0]` and `[1]`): one recompile, on the guard read first; automatic dynamic then
+    generalizes every value that changed (measured)."""
+    if "call" in event.detail:
+        return (event.location, event.detail["call"])
     source = event.source or ""
     return (event.location, _ITEM.sub("", source)) if _ITEM.search(source) else (event.location, source, id(event))
 
@@ -319,7 +323,7 @@ def _changed_values(wrap: Event, calls: list[Site], pick: Callable[[Site], Value
     base = _follow(pick(first), path)
     if base is None:
         return []
-    for site in calls[1:] + ([first] if first.in_loop else []):
+    for number, site in [*enumerate(calls[1:], 1), *([(0, first)] if first.in_loop else [])]:
         current = _follow(pick(site), path)
         changes_in_loop = current is not None and (current.ref or "").startswith("loop:")
         differs = current is not None and _differs(base, current)
@@ -333,7 +337,7 @@ def _changed_values(wrap: Event, calls: list[Site], pick: Callable[[Site], Value
         else:
             why, remedy, once = _consequence(base, settings, wrap.source or "", wrap)
         new = _described(current) if differs and current is not None else "a new value each iteration"
-        detail: dict[str, Any] = {"changed_value": new, "once": once}
+        detail: dict[str, Any] = {"changed_value": new, "once": once, "call": number}
         seen = list(dict.fromkeys(repr(v.value) for c in calls if (v := _follow(pick(c), path)) is not None
                                   and v.known))
         if not once and len(seen) > 1:  # one graph per distinct value the calls pass

@@ -154,6 +154,25 @@ def literal(node: cst.BaseExpression, imports: dict[str, str]) -> Value:
     return V.unknown()
 
 
+def _field_default(node: cst.BaseExpression, imports: dict[str, str]) -> Value:
+    """A class-level annotated default; for a dataclass `field(default=...)` or
+    `field(default_factory=...)`, the value each instance starts with."""
+    if not (isinstance(node, cst.Call) and resolve(dotted(node.func) or "", imports) == "dataclasses.field"):
+        return literal(node, imports)
+    for arg in node.args:
+        name = arg.keyword.value if arg.keyword else None
+        if name == "default":
+            return literal(arg.value, imports)
+        if name == "default_factory":
+            if isinstance(arg.value, cst.Lambda):
+                return literal(arg.value.body, imports)
+            factory = resolve(dotted(arg.value) or "", imports)
+            if factory in ("list", "dict", "tuple"):
+                return literal({"list": cst.List([]), "dict": cst.Dict([]), "tuple": cst.Tuple([])}[factory], imports)
+            return Value(V.CALL, ref=factory, items=[], attrs={}) if factory else V.unknown()
+    return V.unknown()
+
+
 def _param_info(params: cst.Parameters, imports: dict[str, str]) -> tuple[list[str], dict[str, Value], str | None, str | None]:
     names: list[str] = []
     defaults: dict[str, Value] = {}
@@ -257,7 +276,7 @@ class _Summarizer(cst.CSTVisitor):
                 elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
                     cls.fields.append(small.target.value)
                     if small.value is not None:
-                        cls.class_attrs[small.target.value] = literal(small.value, self.s.imports)
+                        cls.class_attrs[small.target.value] = _field_default(small.value, self.s.imports)
                     else:
                         cls.class_attrs.setdefault(small.target.value, V.unknown())
         self.s.classes[qual] = cls

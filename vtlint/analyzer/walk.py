@@ -591,12 +591,15 @@ class Walker:
                 self.assign(stmt.target, V.unknown(), act)
                 self.uncertain += 1
                 callee_frames = len(self.callee_frames)
+                before = dict(act.env)
                 try:
                     self._loop_body(stmt.body, act)
                 except _GuessedBreak:
                     del self.callee_frames[callee_frames:]
                 finally:
                     self.uncertain -= 1
+                # run once here, zero or many times in the program: what the body assigns is not known
+                _forget_branch_constants(act.env, before)
             else:
                 for element in elements[:MAX_UNROLL]:
                     self.assign(stmt.target, element, act)
@@ -1459,6 +1462,9 @@ def _names_read(fn: cst.CSTNode) -> set[str]:
 def _identity(left: Value, right: Value) -> bool | None:
     if left.kind == right.kind == V.ENUM and left.known and right.known:
         return left.value == right.value  # enum members are singletons
+    if left.kind == right.kind and left.kind in (V.CLASS, V.FUNC) and left.ref and right.ref \
+            and not left.ref.startswith("local:") and not right.ref.startswith("local:"):
+        return left.ref == right.ref  # one class or function per qualified name (`layer_cls is SAGELayer`)
     if left.kind == right.kind == V.CONST and left.known and right.known:
         return left.value is right.value or (left.value is None and right.value is None)
     if V.CONST in (left.kind, right.kind):

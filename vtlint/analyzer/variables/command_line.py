@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from vtlint.analyzer import values as V
+from vtlint.analyzer.sources import AttrSource, attr_source
 from vtlint.analyzer.values import Value
 
 if TYPE_CHECKING:
@@ -97,7 +98,15 @@ class NamespaceVariable(Value):
         return True
 
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
-        return self.attrs.get(name, V.unknown())
+        """Passed into the frame, it is a UserDefinedObjectVariable like any other: `args.vf_coef`
+        is read through `L['args']` and guarded there."""
+        value = self.attrs.get(name)
+        if value is None:
+            return Value(V.UNKNOWN, source=attr_source(self.source, name), confidence="low") if self.source \
+                else V.unknown()
+        if self.source is None or value.source is not None or (id(self.attrs), name) in tx.stored:
+            return value
+        return value.with_(source=AttrSource(self.source, name))
 
 
 def new_parser() -> Value:

@@ -56,13 +56,23 @@ class BaseListVariable(Value):
         tx.length_check(self, act, node)
         if self.source is not None:
             tx.appended(self, act, node)
-        if self.items is not None:
-            if method == "append" and args:
-                self.items.append(args[0].with_(source=None))
-            elif method == "extend" and args and args[0].items is not None:
-                self.items.extend(i.with_(source=None) for i in args[0].items)
-            else:
-                self.items = None
+        if self.items is None:
+            return V.const(None) if method != "pop" else V.unknown()
+        index = args[0] if args else None
+        where = index.value if index is not None and index.kind == V.CONST and isinstance(index.value, int) else None
+        if method == "append" and args:
+            self.items.append(args[0].with_(source=None))
+        elif method == "extend" and args and args[0].items is not None:
+            self.items.extend(i.with_(source=None) for i in args[0].items)
+        elif method == "pop" and (index is None or where is not None) and self.items \
+                and -len(self.items) <= (where if where is not None else -1) < len(self.items):
+            return self.items.pop(-1 if where is None else where)
+        elif method == "insert" and len(args) == 2 and where is not None:
+            self.items.insert(where, args[1].with_(source=None))
+        elif method == "clear":
+            self.items.clear()
+        else:
+            self.items = None
         return V.const(None) if method != "pop" else V.unknown()
 
 

@@ -32,6 +32,15 @@ def is_dataclass(cls: ClassSummary) -> bool:
     return any(d.split(".")[-1] == "dataclass" for d in cls.decorators)
 
 
+def method_kind(summary: ModuleSummary, cls: ClassSummary, name: str) -> str | None:
+    """"classmethod" or "staticmethod" when the method is decorated so (its binding differs)."""
+    found = summary.functions.get(f"{cls.qualname}.{name}")
+    for decorator in found.decorators if found is not None else ():
+        if decorator.rpartition(".")[2] in ("classmethod", "staticmethod"):
+            return decorator.rpartition(".")[2]
+    return None
+
+
 def init_of(project: Project, summary: ModuleSummary, cls: ClassSummary) -> str | None:
     """The `__init__` Python runs for `cls()`: the first along the MRO."""
     for mod, klass in project.mro(summary, cls):
@@ -61,7 +70,8 @@ class UserDefinedClassVariable(Value):
             return Value(V.ENUM, value=f"{cls.qualname}.{name}")
         for mod, klass in tx.project.mro(summary, cls):
             if name in klass.methods:
-                return Value(V.FUNC, ref=qualified(mod, f"{klass.qualname}.{name}"))
+                method = Value(V.FUNC, ref=qualified(mod, f"{klass.qualname}.{name}"))
+                return method.with_(bound_self=self) if method_kind(mod, klass, name) == "classmethod" else method
             if name in klass.class_attrs:
                 return tx.materialize(klass.class_attrs[name], mod, attr_source(self.source, name), None)
         return V.unknown()
@@ -151,6 +161,12 @@ class UserDefinedObjectVariable(Value):
         for mod, klass in tx.project.mro(summary, cls):
             if name in klass.methods:
                 method = Value(V.FUNC, ref=qualified(mod, f"{klass.qualname}.{name}"))
+                kind = method_kind(mod, klass, name)
+                if kind == "staticmethod":
+                    return method.with_(source=attr_source(self.source, name))
+                if kind == "classmethod":
+                    return method.with_(bound_self=Value(V.CLASS, ref=qualified(summary, cls.qualname)),
+                                        source=attr_source(self.source, name))
                 rewrapped = subclass_rewrap(tx, summary, cls, name, method)
                 return (rewrapped or method).with_(bound_self=self, source=attr_source(self.source, name))
             if name in klass.class_attrs and self.opaque and name in klass.fields:
