@@ -1599,7 +1599,7 @@ PROGRAMS: dict[str, str] = {
 
         @torch.compile
         def loss_fn(x, clip, coef, args):
-            y = torch.clamp(x, -clip, clip) * coef
+            y = (x - clip) * coef
             if args.normalize:
                 y = y / (y.abs().max() + 1)
             return y.sum() * args.weight

@@ -151,12 +151,21 @@ _ITEM = re.compile(r"\[\d+\]$")
 
 def _same_call(event: Event) -> tuple[object, ...]:
     """Values that change at one call (`clip_eps` and `entropy_coef` of the same schedule step, or
-    `L['kernel_size'][0]` and `[1]`): one recompile, on the guard read first; automatic dynamic then
+    `L['kernel_size'][0]` and `[1]`): one recompile, on the guard torch checks first; automatic dynamic then
     generalizes every value that changed (measured)."""
     if "call" in event.detail:
         return (event.location, event.detail["call"])
     source = event.source or ""
     return (event.location, _ITEM.sub("", source)) if _ITEM.search(source) else (event.location, source, id(event))
+
+
+def _guard_order(event: Event) -> tuple[int, int, str]:
+    """Where a guard sits in the guard tree torch checks: guards are installed sorted by
+    `Guard.sort_key` (frame locals before globals, then the shorter name, then the name), so of
+    several guards failing at one call torch reports the first in that order (`L['b']` before
+    `L['x']`, `L['top_k']` before `L['temperature']`: measured)."""
+    source = event.source or ""
+    return (0 if source.startswith("L[") else 1, len(source), source)
 
 
 def _one_per_call(changes: list[Event], key: Callable[[Event], object]) -> list[Event]:
@@ -166,7 +175,8 @@ def _one_per_call(changes: list[Event], key: Callable[[Event], object]) -> list[
     for event in changes:
         by_site.setdefault(key(event), []).append(event)
     out = []
-    for first, *others in by_site.values():
+    for group in by_site.values():
+        first, *others = sorted(group, key=_guard_order)
         if others:
             also = ", ".join(e.source or "" for e in others)
             first = first.with_(detail={**first.detail, "reason": f"{first.detail['reason']} ({also} change at "

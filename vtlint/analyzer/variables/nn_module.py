@@ -102,7 +102,7 @@ class NNModuleVariable(UserDefinedObjectVariable):
             tx.compiles(self, {}, act, node)
         elif method in ("train", "eval"):
             mode = method == "train" and (not args or not args[0].known or bool(args[0].value))
-            set_training(self, mode)
+            set_training(self, mode, stored=None if tx.eager else tx.stored)
             return self
         elif method in _RETURN_SELF:
             return self
@@ -113,14 +113,17 @@ class NNModuleVariable(UserDefinedObjectVariable):
 _RETURN_SELF = frozenset({"to", "cuda", "cpu", "float", "half", "double", "bfloat16", "requires_grad_"})
 
 
-def set_training(module: Value, mode: bool | None, depth: int = 0) -> None:
+def set_training(module: Value, mode: bool | None, depth: int = 0, stored: set[tuple[int, str]] | None = None) -> None:
     """`model.eval()` / `model.train()`: nn.Module.train sets `training` on the module and every
     submodule, which Dynamo then guards (`...dropout.training == False`). None: a model whose
-    mode nobody shows (built and switched outside the analyzed code)."""
+    mode nobody shows (built and switched outside the analyzed code). Called inside the traced
+    frame (`stored`), the new values are side effects: later reads see them, unguarded."""
     if depth > 32:
         return
     module.attrs["training"] = V.const(mode) if mode is not None else Value(V.CONST, pytype="bool",
                                                                             confidence="medium")
+    if stored is not None:
+        stored.add((id(module.attrs), "training"))
     for child in [*module.attrs.values(), *(module.items or []), *([module.sample] if module.sample else [])]:
         if child.kind == V.NN_MODULE:
-            set_training(child, mode, depth + 1)
+            set_training(child, mode, depth + 1, stored)
