@@ -1612,4 +1612,19 @@ PROGRAMS: dict[str, str] = {
             for step in range(3):
                 loss_fn(torch.ones(4), 0.2 - 0.05 * step, 0.01 * (2 - step), args)
     """,
+    "dtype_globals": """
+        import torch
+        import torch as T
+        from torch import float16
+
+        @torch.compile
+        def make(x):
+            steps = torch.arange(4, dtype=torch.float32)
+            mask = torch.eye(2, dtype=torch.bool, device=x.device)
+            index = torch.full((2,), 1, dtype=torch.long)
+            return steps.sum() + mask.sum() + index.sum() + x.to(T.bfloat16).float() + x.to(float16).float()
+
+        def run():
+            make(torch.ones(2))
+    """,
 }

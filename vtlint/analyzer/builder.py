@@ -22,6 +22,7 @@ from typing import Any
 from vtlint.analyzer import values as V
 from vtlint.analyzer.sources import AttrSource, DictKeysSource, Source
 from vtlint.analyzer.values import Value
+from vtlint.analyzer.variables.tensor import dtype_of
 from vtlint.config import DynamoSettings
 
 
@@ -59,6 +60,10 @@ class VariableBuilder:
                          _repr(value), value.confidence)
         if value.kind == V.TUPLE and self.is_constant_tuple(value):
             return self._constant_tuple(value, value.source)
+        dtype = dtype_of(value)
+        if dtype is not None:  # a torch.dtype is a ConstantVariable: `G['torch'].long == torch.int64`
+            text = f"EQUALS_MATCH: {value.source.name()} == torch.{dtype}"
+            return Guard(value.source, V.CONST, "EQUALS_MATCH", text, f"torch.{dtype}", value.confidence)
         return None
 
     def length(self, value: Value) -> Guard | None:

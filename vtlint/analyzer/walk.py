@@ -41,6 +41,7 @@ from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.builtin import BUILTIN_NAMES
 from vtlint.analyzer.variables.library import DATA_PTR, is_torch_nn_class
 from vtlint.analyzer.variables.lists import RangeVariable
+from vtlint.analyzer.variables.tensor import DTYPE_NAMES
 from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
 from vtlint.trace import Action, Event
@@ -208,6 +209,7 @@ class Walker:
         self.callee_frames: list[CalleeFrame] = []
         self.local_names: dict[str, str] = {}  # nested functions and decorator wrappers: their __qualname__
         self.function_sources: dict[tuple[str, str], Source] = {}  # each function's first Source in the frame
+        self.module_sources: dict[str, Source] = {}  # each library module's first Source in the frame
         self.grad_enabled: bool | None = True  # eager code's grad mode (torch.no_grad() blocks), None: unknown
         self.first_reads: dict[str, tuple[str, int, int]] = {}  # argument -> (display, line, column) of its first use
         self.stored: set[tuple[int, str]] = set()  # (id of an object's attrs, name) the traced frame assigned
@@ -1145,7 +1147,11 @@ class Walker:
                 self.resolving.discard(name)
             if value.kind != V.UNKNOWN:
                 return value.with_(source=value.source if value.kind != V.CONST else source)
-        return Value(V.LIB, ref=name)
+        if source is not None and name.rpartition(".")[2] not in DTYPE_NAMES:
+            # one module object however it is named (`import torch as T`): Dynamo reuses the
+            # VariableTracker of its first access, and reads its dtypes through that Source
+            source = self.module_sources.setdefault(name, source)
+        return Value(V.LIB, ref=name, source=source)
 
     def materialize(self, lit: Value, summary: ModuleSummary, source: Source | None, act: Act | None) -> Value:
         """A literal from a summary (module/class level) as the value Dynamo sees at runtime."""

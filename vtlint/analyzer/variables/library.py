@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
-from vtlint.analyzer.sources import LocalSource
+from vtlint.analyzer.sources import LocalSource, attr_source
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.command_line import PARSER_CLASSES, new_parser
 from vtlint.analyzer.variables.data import DATASETS, LOADERS, dataset, loader
-from vtlint.analyzer.variables.tensor import MARKS, created, mark
+from vtlint.analyzer.variables.tensor import DTYPE_NAMES, MARKS, created, mark
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -61,6 +61,8 @@ class LibraryVariable(Value):
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
         if self.ref and tx.project.split(self.ref):  # a package read from disk: its own value
             return tx.dotted_value(f"{self.ref}.{name}", None)
+        if self.ref == "torch" and name in DTYPE_NAMES:  # `torch.float16`: guarded where used (EQUALS_MATCH)
+            return Value(V.LIB, ref=f"torch.{name}", source=attr_source(self.source, name))
         return Value(V.LIB, ref=f"{self.ref}.{name}")
 
     def call_function(self, tx: Walker, args: list[Value], kwargs: dict[str, Value], act: Act,

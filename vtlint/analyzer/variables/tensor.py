@@ -55,7 +55,7 @@ class TensorVariable(Value):
 # `items` its sizes (int constants, or unknown), `pytype` its dtype ("float32"), and
 # `attrs["requires_grad"]`. A call that passes another size, dtype or requires_grad fails the guard.
 
-_DTYPES = {
+DTYPE_NAMES = {
     "float32": "float32", "float": "float32", "float64": "float64", "double": "float64", "float16": "float16",
     "half": "float16", "bfloat16": "bfloat16", "int64": "int64", "long": "int64", "int32": "int32", "int": "int32",
     "int16": "int16", "short": "int16", "int8": "int8", "uint8": "uint8", "bool": "bool",
@@ -79,7 +79,7 @@ def dtype_of(value: Value | None) -> str | None:
     """`torch.bfloat16` (a LibraryValue) -> "bfloat16"."""
     if value is None or value.kind != V.LIB or not value.ref or not value.ref.startswith("torch."):
         return None
-    return _DTYPES.get(value.ref.removeprefix("torch."))
+    return DTYPE_NAMES.get(value.ref.removeprefix("torch."))
 
 
 def _dims(values: list[Value]) -> list[Value] | None:
