@@ -1627,4 +1627,18 @@ PROGRAMS: dict[str, str] = {
         def run():
             make(torch.ones(2))
     """,
+    "tensor_then_int_argument": """
+        import torch
+
+        @torch.compile(dynamic=False)
+        def denoise(x, t):
+            if not torch.is_tensor(t):
+                t = torch.full((x.shape[0],), t, dtype=torch.long)
+            return x * t
+
+        def run():
+            denoise(torch.ones(2), torch.ones(2, dtype=torch.long))
+            for t in (3, 2, 1):
+                denoise(torch.ones(2), t)
+    """,
 }

@@ -60,8 +60,14 @@ def drive(project: Project, settings: DynamoSettings, callers: set[str], entries
         walker = _run_module(project, settings, display, entries)
         if walker is None:
             continue
+        made: Calls = defaultdict(list)
         for key, site in walker.recorded:
-            run.calls[key].append(site)
+            made[key].append(site)
+        for key, sites in made.items():
+            # each module run is a program of its own (a script, and the harness importing it): an
+            # entry's calls come from one of them, the one that calls it most, not from all in a row
+            if len(sites) > len(run.calls.get(key, [])):
+                run.calls[key] = sites
         for key, (options, where, line) in walker.discovered.items():
             run.discovered.setdefault(key, Discovered(options, where, line))
     return run

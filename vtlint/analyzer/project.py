@@ -12,6 +12,7 @@ import ast
 import functools
 import hashlib
 import io
+import re
 import signal
 import sys
 import tokenize
@@ -23,6 +24,7 @@ from typing import Any
 
 import libcst as cst
 
+from vtlint.analyzer import values as V
 from vtlint.analyzer.api import EntryInfo, FileProblem, Prediction
 from vtlint.analyzer.budget import ENTRY_BUDGET_S, OverBudget, time_limit
 from vtlint.analyzer.cache import Cache, digest
@@ -32,7 +34,7 @@ from vtlint.analyzer.entries import EntrySpec, ModuleFacts, Site, scan, worth_sc
 from vtlint.analyzer.files import SourceError, SourceFile, read_source
 from vtlint.analyzer.index import Parsed, Project, parsed_module
 from vtlint.analyzer.recompiles import predict_recompiles
-from vtlint.analyzer.seeding import entry_env
+from vtlint.analyzer.seeding import entry_env, site_value
 from vtlint.analyzer.summary import ModuleSummary, summarize
 from vtlint.analyzer.walk import Act, CalleeFrame, TooComplex, Walker
 from vtlint.config import Config, DynamoSettings
@@ -334,7 +336,26 @@ def _drive(project: Project, config: Config, specs: list[EntrySpec], call_sites:
     callers |= {display for display, fact in facts.items() if fact.notes or fact.entries or fact.module_compiles}
     callers = {d for d in callers if d in project.texts and not project.is_library(d) and
                (d in {s.display for s in specs} or project.summaries[d].has_hints or d in facts)}
-    return drive(project, config.dynamo, callers, {(spec.display, spec.qualname) for spec in specs})
+    return drive(project, config.dynamo, callers | _scripts_above(project, callers),
+                 {(spec.display, spec.qualname) for spec in specs})
+
+
+_MAIN_GUARD = re.compile(r"""if\s+__name__\s*==\s*['"]__main__['"]""")
+
+
+def _scripts_above(project: Project, callers: set[str], depth: int = 3) -> set[str]:
+    """The scripts (a `__main__` block) importing, directly or through a few modules, a module that
+    compiles or calls compiled code: `run.py` builds the `Trainer` whose `__init__` compiles."""
+    reached = {project.summaries[d].module for d in callers if d in project.summaries}
+    found: set[str] = set()
+    for _ in range(depth):
+        grown = {display for display, summary in project.summaries.items()
+                 if display not in callers and not project.is_library(display)
+                 and any(name == module or name.startswith(f"{module}.")
+                         for name in summary.imports.values() for module in reached if module)}
+        reached |= {project.summaries[d].module for d in grown}
+        found |= grown
+    return {d for d in found if _MAIN_GUARD.search(project.texts.get(d, ""))}
 
 
 def _in_workers(jobs: int, work: Callable[[Any], list[Any]], batches: list[Any]) -> list[Any]:
@@ -502,6 +523,28 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
     _scan_walked(project, events, facts)
     recompiles = predict_recompiles(project, spec, settings, events, calls, facts, entry)
     compiles = _compiles(recompiles, calls, settings)
+    retyped, names = _retyping_call(calls, fn)
+    if retyped is not None:
+        # an argument of another type (a tensor, then an int; a value, then None): Dynamo traces the
+        # frame again with the new values, and that compile has guards (and recompiles) of its own
+        later = calls[retyped:]
+        again = Walker(project, settings, entry, fn.name.value, ENTRY_BUDGET_S)
+        try:
+            second = _walk_frame(again, Act(parsed, spec.qualname, entry_env(again, parsed, spec, fn, later), cls=cls),
+                                 fn, entry, prediction)
+        except TooComplex:
+            second = []
+        known = {e.key for e in events}
+        # the retyped arguments keep the guard of the first compile (a tensor's TENSOR_MATCH): the
+        # report names each Source by it; their new guard is the one the recompiles below name
+        events += [e for e in second if e.action is not Action.FRAME and e.key not in known
+                   and not (e.source and any(e.source.startswith(f"L['{n}']") for n in names))]
+        more = predict_recompiles(project, spec, settings, second, later, facts, entry) if second else []
+        seen = {e.key for e in recompiles}
+        counted = any(r.detail.get("call") == retyped for r in recompiles)  # the retyping call's recompile
+        more = [e for e in more if e.key not in seen and e.action is Action.RECOMPILE and e.source]
+        recompiles += more
+        compiles = min(compiles + _compiles(more, later, settings) - counted, settings.recompile_limit)
     for event in events:
         if event.action is Action.FRAME:
             # the runtime counts graphs over the whole run: every recompile traces them again
@@ -525,6 +568,27 @@ def _scan_walked(project: Project, events: list[Event], facts: dict[str, ModuleF
                 facts[display] = scan(parsed, with_entries=False)
             except RecursionError:
                 continue
+
+
+def _kind_of(value: Any) -> str | None:
+    """What a guard on an argument checks first, its type: a tensor, None, or a Python constant's type."""
+    if value is None or value.kind == V.UNKNOWN:
+        return None
+    if value.kind == V.CONST:
+        return None if not value.known and value.pytype is None else f"const:{type(value.value).__name__ if value.known else value.pytype}"
+    return value.kind
+
+
+def _retyping_call(calls: list[Site], fn: cst.FunctionDef) -> tuple[int | None, list[str]]:
+    """The first call passing arguments of another type than the first call did, and their names."""
+    params = [p.name.value for p in [*fn.params.posonly_params, *fn.params.params]]
+    for index, site in enumerate(calls[1:], 1):
+        names = [name for name in params
+                 if (before := _kind_of(site_value(calls[0], params, name)))
+                 and (now := _kind_of(site_value(site, params, name))) and before != now]
+        if names:
+            return index, names
+    return None, []
 
 
 def _compiles(recompiles: list[Event], calls: list[Any], settings: DynamoSettings) -> int:

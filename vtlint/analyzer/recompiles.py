@@ -336,6 +336,8 @@ def _changed_values(wrap: Event, calls: list[Site], pick: Callable[[Site], Value
     for number, site in [*enumerate(calls[1:], 1), *([(0, first)] if first.in_loop else [])]:
         current = _follow(pick(site), path)
         changes_in_loop = current is not None and (current.ref or "").startswith("loop:")
+        if changes_in_loop and number and current is not None and current.ref == base.ref:
+            continue  # the same iteration's value, passed again: it changes when the loop comes round
         differs = current is not None and _differs(base, current)
         if not (differs or changes_in_loop):
             continue

@@ -344,6 +344,7 @@ class Walker:
     # entry ---------------------------------------------------------------------
     def run(self, act: Act, body: cst.BaseSuite) -> WalkResult:
         skipped = False
+        self.module_sources.clear()  # the objects built for the frame's arguments ran before Dynamo traced it
         try:
             self.block(body, act)
         except _Return:
@@ -590,7 +591,11 @@ class Walker:
         act.loops += 1
         try:
             if elements is None:  # iterations unknown: the body may not run at all
-                self.assign(stmt.target, V.unknown(), act)
+                element = iterable.attrs.get("element") if iterable.kind == V.LIST else None
+                # each iteration's element, of a known type (`for t in timesteps.tolist()`)
+                name = stmt.target.value if isinstance(stmt.target, cst.Name) else "item"
+                self.assign(stmt.target, element.with_(ref=f"loop:{name}") if element is not None else V.unknown(),
+                            act)
                 self.uncertain += 1
                 callee_frames = len(self.callee_frames)
                 before = dict(act.env)

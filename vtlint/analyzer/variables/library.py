@@ -103,6 +103,11 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return args[0].with_(attrs={**args[0].attrs, **kwargs})  # partial(torch.compile, mode=...): a compiler
     if name in MARKS and tx.eager:
         return mark(MARKS[name], args)
+    if tx.eager and name == "Tensor.tolist" and receiver is not None and receiver.kind == V.TENSOR:
+        # Python numbers, as many as the tensor holds: a loop over them passes a new one each time
+        number = "float" if (receiver.pytype or "").startswith(("float", "bfloat")) else \
+            "int" if (receiver.pytype or "").startswith(("int", "uint")) else None
+        return Value(V.LIST, attrs={"element": Value(V.CONST, pytype=number or "number", confidence="medium")})
     if receiver is not None and receiver.kind == V.TENSOR:
         decision = breaks.decide_tensor_method(name.removeprefix("Tensor."), tx.settings)
     else:
