@@ -502,3 +502,62 @@ def test_a_number_read_before_a_break_is_named_by_its_stack_slot(predict: Predic
     """})
     stacks = {e.source for e in prediction.events if e.action is Action.WRAP and "___stack" in (e.source or "")}
     assert stacks == {"L['___stack0']", "L['___stack2']"}
+
+
+def test_the_script_that_builds_the_compiling_object_is_run(predict: Predict) -> None:
+    """`run.py` builds a Trainer whose `__init__` compiles its own step: the script is the program,
+    so the step's calls (and the loss scale that doubles) come from it."""
+    files = {
+        "trainer.py": textwrap.dedent("""
+            import torch
+
+            class Trainer:
+                def __init__(self, scale):
+                    self.scale = scale
+                    self.step = torch.compile(self.train_step)
+
+                def train_step(self, x, loss_scale):
+                    return (x * loss_scale).sum()
+
+                def fit(self, steps):
+                    for i in range(steps):
+                        self.step(torch.ones(2), self.scale * 2 ** (i // 2))
+        """),
+        "run.py": textwrap.dedent("""
+            from trainer import Trainer
+
+            def main():
+                Trainer(1024.0).fit(4)
+
+            if __name__ == "__main__":
+                main()
+        """),
+    }
+    prediction = predict(files)
+    assert guards(prediction)["L['loss_scale']"] == "EQUALS_MATCH: L['loss_scale'] == 1024.0"
+    [change] = [e for e in of(prediction, Action.RECOMPILE) if e.source == "L['loss_scale']"]
+    assert (change.location.path, change.location.line) == ("trainer.py", 13)  # the loop that changes it
+
+
+def test_a_loop_over_tolist_passes_a_new_number_each_time(predict: Predict) -> None:
+    """`for t in timesteps.tolist()`: the compiled call gets a tensor first, then ints it specializes."""
+    source = """
+        import torch
+
+        @torch.compile(dynamic=False)
+        def denoise(x, t):
+            if not torch.is_tensor(t):
+                t = torch.full((2,), t, dtype=torch.long)
+            return x * t
+
+        def main(steps):
+            denoise(torch.ones(2), torch.ones(2, dtype=torch.long))
+            for t in torch.arange(steps).tolist():
+                denoise(torch.ones(2), t)
+
+        if __name__ == "__main__":
+            main(4)
+    """
+    prediction = predict({"m.py": source})
+    [change] = [e for e in of(prediction, Action.RECOMPILE) if e.source == "L['t']"]
+    assert "every distinct value" in change.detail["reason"]

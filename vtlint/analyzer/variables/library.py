@@ -93,6 +93,11 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
     receiver = func.bound_self
     if name in COMPILING_CHECKS:
         return V.const(not tx.eager)  # Dynamo answers True while it traces (a constant, no guard)
+    if name in ("torch.is_tensor", "torch.is_floating_point") and args and args[0].kind == V.TENSOR \
+            and (name == "torch.is_tensor" or args[0].pytype):
+        return V.const(name == "torch.is_tensor" or args[0].pytype.startswith(("float", "bfloat")))
+    if name == "torch.is_tensor" and args and args[0].kind in (V.CONST, V.LIST, V.TUPLE, V.DICT):
+        return V.const(False)  # a Python value's type is guarded already: the answer is a constant
     if name in CONSTANT_FOLD:
         return Value(V.CONST, pytype=CONSTANT_FOLD[name], confidence="medium")
     if name in CONTROL_FLOW and not tx.eager:
