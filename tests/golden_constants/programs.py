@@ -1641,4 +1641,63 @@ PROGRAMS: dict[str, str] = {
             for t in (3, 2, 1):
                 denoise(torch.ones(2), t)
     """,
+    "getattr_with_constant_names": """
+        import torch
+        import torch.nn as nn
+
+        class Block(nn.Module):
+            def __init__(self, act="GELU", scale=0.5):
+                super().__init__()
+                self.scale = scale
+                self.act = getattr(nn, act)()
+
+            def forward(self, x):
+                for name in ("scale", "shift"):
+                    value = getattr(self, name, None)
+                    if value is not None:
+                        x = x * value
+                if hasattr(self, "bias_term"):
+                    x = x + 1
+                return self.act(x)
+
+        def run():
+            block = torch.compile(Block())
+            block(torch.ones(2))
+    """,
+    "sequential_subclass_and_list_slices": """
+        import json
+
+        import torch
+        import torch.nn as nn
+
+        CONFIG = '{"width": 4, "blocks": 2, "mode": "add"}'
+
+        class ConvNormAct(nn.Sequential):
+            def __init__(self, c):
+                super().__init__(nn.Linear(c, c), nn.LayerNorm(c), nn.ReLU())
+
+        class Up(nn.Module):
+            def __init__(self, c, mode):
+                super().__init__()
+                self.mode = mode
+                self.conv = ConvNormAct(c)
+
+            def forward(self, x, skip):
+                return self.conv(x) + skip if self.mode == "add" else self.conv(x)
+
+        class Decoder(nn.Module):
+            def __init__(self, cfg):
+                super().__init__()
+                self.blocks = nn.ModuleList([Up(cfg["width"], cfg["mode"]) for _ in range(cfg["blocks"])])
+
+            def forward(self, x):
+                feats = [x, x * 2, x * 3]
+                for block, skip in zip(self.blocks, reversed(feats[:-1])):
+                    x = block(x, skip)
+                return x
+
+        def run():
+            model = torch.compile(Decoder(json.loads(CONFIG)))
+            model(torch.ones(2, 4))
+    """,
 }

@@ -23,6 +23,7 @@ from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.user_defined import dataclass_fields, init_of, is_dataclass
 
 if TYPE_CHECKING:
+    from vtlint.analyzer.index import Project
     from vtlint.analyzer.walk import Walker
 
 # torch.nn's containers, by the names users write and the ones torch defines them under.
@@ -94,14 +95,7 @@ class ObjectModel:
             keys = given.keys if given.kind == V.DICT else None
             items = given.items if given.kind == V.DICT else None
             return Value(V.NN_MODULE, source=source, ref=ref, keys=keys, items=items, attrs={"training": V.const(True)})
-        sample = None
-        if kind == "Sequential":
-            items: list[Value] | None = list(args)
-        elif args:
-            items = list(args[0].items) if args[0].kind in (V.LIST, V.TUPLE) and args[0].items is not None else None
-            sample = args[0].sample if items is None else None
-        else:
-            items = []
+        items, sample = container_items(kind, args)
         return Value(V.NN_MODULE, source=source, ref=ref, items=items, attrs={"training": V.const(True)},
                      sample=sample)
 
@@ -162,6 +156,27 @@ class ObjectModel:
         finally:
             walker.eager -= 1
             walker.frame.graph_ops = graph_ops
+
+
+def container_of(project: Project, module: Value) -> str | None:
+    """The torch.nn container a module is, by its class or a base (`class ConvNormAct(nn.Sequential)`)."""
+    kind = container_kind(module.ref)
+    found = project.klass(module.ref or "") if kind is None and module.ref else None
+    for _, klass in project.mro(*found) if found is not None else ():
+        kind = next((k for base in klass.bases if (k := container_kind(base))), None)
+        if kind is not None:
+            break
+    return kind
+
+
+def container_items(kind: str, args: list[Value]) -> tuple[list[Value] | None, Value | None]:
+    """The children a container's constructor is given: `Sequential(a, b)`, `ModuleList([a, b])`."""
+    if kind == "Sequential":
+        return list(args), None
+    if args:
+        items = list(args[0].items) if args[0].kind in (V.LIST, V.TUPLE) and args[0].items is not None else None
+        return items, args[0].sample if items is None else None
+    return [], None
 
 
 def children(container: Value) -> list[Value] | None:

@@ -25,7 +25,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.builder import Guard, VariableBuilder
 from vtlint.analyzer.entries import Site
 from vtlint.analyzer.index import Parsed, Project
-from vtlint.analyzer.objects import ObjectModel, children, container_kind
+from vtlint.analyzer.objects import ObjectModel, children, container_kind, container_of
 from vtlint.analyzer.sources import (
     AttrSource,
     GlobalSource,
@@ -39,6 +39,7 @@ from vtlint.analyzer.summary import ModuleSummary, dotted
 from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.builtin import BUILTIN_NAMES
+from vtlint.analyzer.variables.config_text import PARSERS
 from vtlint.analyzer.variables.library import DATA_PTR, is_torch_nn_class
 from vtlint.analyzer.variables.lists import RangeVariable
 from vtlint.analyzer.variables.tensor import DTYPE_NAMES
@@ -324,7 +325,9 @@ class Walker:
         self.frame = Frame(name)
         self.frames.append(self.frame)
         for local, value in act.env.items():
-            if value.kind == V.CONST and value.source is None:
+            # a number computed in the frame, or one the last resume got on its stack (`mean = x.item()`)
+            stacked = isinstance(value.source, LocalSource) and value.source.local_name.startswith("___stack")
+            if value.kind == V.CONST and (value.source is None or (stacked and local != value.source.local_name)):
                 act.env[local] = value.with_(source=LocalSource(local), value=V.MISSING, confidence="medium")
 
     def tick(self) -> None:
@@ -796,6 +799,9 @@ class Walker:
             if name in klass.methods:
                 ref = f"{mod.module}.{klass.qualname}.{name}" if mod.module else f"{klass.qualname}.{name}"
                 return Value(V.FUNC, ref=ref, bound_self=receiver)
+        kind = container_of(self.project, receiver) if name == "__init__" else None
+        if kind is not None:  # `super().__init__(conv, norm, act)` of a Sequential subclass: modelled natively
+            return Value(V.LIB, ref=f"torch.nn.{kind}.__init__", bound_self=receiver)
         return None
 
     def e_Subscript(self, node: cst.Subscript, act: Act) -> Value:
@@ -812,6 +818,8 @@ class Walker:
                 self.length_check(base, act, node)
             if base.kind == V.NN_MODULE and len(node.slice) == 1 and len(bounds) == 3:
                 return _module_slice(base, bounds)
+            if base.kind in (V.LIST, V.TUPLE) and len(node.slice) == 1 and len(bounds) == 3:
+                return _sequence_slice(base, bounds)
             return Value(V.TENSOR) if base.kind == V.TENSOR else V.unknown()
         index = self.expr(node.slice[0].slice.value, act)
         return self.getitem(base, index, act, node)
@@ -1137,6 +1145,8 @@ class Walker:
 
     def dotted_value(self, name: str, source: Source | None) -> Value:
         """A name imported from elsewhere: project code, an installed package, or torch."""
+        if name in PARSERS:
+            return Value(V.LIB, ref=name)  # `from yaml import safe_load`: modelled, not read from the package
         found = self.project.split(name)
         if found is not None and name not in self.resolving:  # re-export cycles (`a` imports `x` from `b`, `b` from `a`)
             summary, rest = found
@@ -1154,8 +1164,13 @@ class Walker:
                 return value.with_(source=value.source if value.kind != V.CONST else source)
         if source is not None and name.rpartition(".")[2] not in DTYPE_NAMES:
             # one module object however it is named (`import torch as T`): Dynamo reuses the
-            # VariableTracker of its first access, and reads its dtypes through that Source
-            source = self.module_sources.setdefault(name, source)
+            # VariableTracker of its first access, and reads its dtypes through that Source (the
+            # first access by the user's code: torch.nn's own modules are not counted, measured)
+            owner = source.parent if isinstance(source, AttrSource) else None
+            if isinstance(owner, ImportedModuleSource) and owner.module.startswith("torch."):
+                source = self.module_sources.get(name, source)
+            else:
+                source = self.module_sources.setdefault(name, source)
         return Value(V.LIB, ref=name, source=source)
 
     def materialize(self, lit: Value, summary: ModuleSummary, source: Source | None, act: Act | None) -> Value:
@@ -1492,6 +1507,16 @@ def _absorbing(op: Any, left: Value, right: Value) -> bool | None:
         return None
     absorbing = op is operator.or_
     return absorbing if any(v.kind == V.CONST and v.known and v.value is absorbing for v in (left, right)) else None
+
+
+def _sequence_slice(sequence: Value, bounds: list[Value | None]) -> Value:
+    """`feats[:-1]`, `xs[1:]`: a new list or tuple of the same items, each keeping its Source."""
+    if sequence.items is None or not all(b is None or (b.kind == V.CONST and b.known and isinstance(b.value, int))
+                                         for b in bounds):
+        return Value(sequence.kind)
+    lower, upper, step = (b.value if b is not None else None for b in bounds)
+    indices = range(len(sequence.items))[lower:upper:step]
+    return Value(sequence.kind, items=[sequence.element(i, sequence.items[i]) for i in indices])  # type: ignore[attr-defined]
 
 
 def _module_slice(container: Value, bounds: list[Value | None]) -> Value:

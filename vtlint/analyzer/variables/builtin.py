@@ -52,6 +52,9 @@ class BuiltinVariable(Value):
             return Value(V.CONST, pytype="bool")
         if name == "dict":
             return dict_of(args, kwargs)
+        if name in ("getattr", "hasattr") and len(args) >= 2 and args[1].kind == V.CONST and args[1].known \
+                and isinstance(args[1].value, str):
+            return _named_attribute(tx, name, args, act, node)
         if name in _DYNAMIC_ACCESS:
             tx.notes.append(f"`{name}(...)` at {act.display}:{act.parsed.line(node)}: dynamic attribute access, "
                             "the values it touches are unknown to the static pass")
@@ -74,6 +77,26 @@ class BuiltinVariable(Value):
         if name in ("int", "float", "bool", "str"):
             return Value(V.CONST, pytype=name)  # its value unknown, its type certain
         return Value(V.CONST) if name in PURE_BUILTINS else V.unknown()
+
+
+def _named_attribute(tx: Walker, name: str, args: list[Value], act: Act, node: cst.CSTNode) -> Value:
+    """`getattr(obj, "eps", default)` / `hasattr(obj, "eps")` with a constant name: Dynamo reads the
+    attribute as `obj.eps` (same Source, same guard). An attribute the walk does not find is missing
+    for an object it built whole, unknown for one it knows by its class only."""
+    target, attr = args[0], args[1].value
+    if target.kind == V.UNKNOWN:
+        tx.notes.append(f"`{name}(...)` at {act.display}:{act.parsed.line(node)}: dynamic attribute access on a "
+                        "value the static pass does not know")
+        return V.unknown()
+    tx.use(args[1], act, node)  # the name is a constant Dynamo guards (`L['name'] == 'eps'`)
+    found = tx.getattr(target, attr, act, node)
+    missing = found.kind == V.UNKNOWN and found.confidence == "low" and not target.opaque \
+        and target.kind in (V.OBJECT, V.NN_MODULE, V.NAMESPACE)
+    if name == "hasattr":
+        return V.const(False) if missing else V.const(True) if found.kind != V.UNKNOWN else Value(V.CONST, pytype="bool")
+    if missing and len(args) > 2:
+        return args[2]
+    return found
 
 
 def _len(tx: Walker, target: Value, act: Act, node: cst.CSTNode) -> Value:

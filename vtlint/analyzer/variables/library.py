@@ -11,6 +11,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.sources import LocalSource, attr_source
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.command_line import PARSER_CLASSES, new_parser
+from vtlint.analyzer.variables.config_text import PARSERS, parse_config_text
 from vtlint.analyzer.variables.data import DATASETS, LOADERS, dataset, loader
 from vtlint.analyzer.variables.tensor import DTYPE_NAMES, MARKS, created, mark
 
@@ -59,10 +60,14 @@ class LibraryVariable(Value):
         return True
 
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
+        if f"{self.ref}.{name}" in PARSERS:  # yaml.safe_load: modelled, not read from the package
+            return Value(V.LIB, ref=f"{self.ref}.{name}")
         if self.ref and tx.project.split(self.ref):  # a package read from disk: its own value
             return tx.dotted_value(f"{self.ref}.{name}", None)
-        if self.ref == "torch" and name in DTYPE_NAMES:  # `torch.float16`: guarded where used (EQUALS_MATCH)
-            return Value(V.LIB, ref=f"torch.{name}", source=attr_source(self.source, name))
+        if self.ref == "torch" and name in DTYPE_NAMES:
+            # `torch.float16`: guarded where used (EQUALS_MATCH); a fact of little news, so predicted
+            # only on the paths the walk knows run
+            return Value(V.LIB, ref=f"torch.{name}", source=None if tx.uncertain else attr_source(self.source, name))
         return Value(V.LIB, ref=f"{self.ref}.{name}")
 
     def call_function(self, tx: Walker, args: list[Value], kwargs: dict[str, Value], act: Act,
@@ -108,6 +113,8 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return args[0].with_(attrs={**args[0].attrs, **kwargs})  # partial(torch.compile, mode=...): a compiler
     if name in MARKS and tx.eager:
         return mark(MARKS[name], args)
+    if tx.eager and name in PARSERS and args and args[0].kind == V.CONST and isinstance(args[0].value, str):
+        return parse_config_text(name, args[0].value)
     if tx.eager and name == "Tensor.tolist" and receiver is not None and receiver.kind == V.TENSOR:
         # Python numbers, as many as the tensor holds: a loop over them passes a new one each time
         number = "float" if (receiver.pytype or "").startswith(("float", "bfloat")) else \

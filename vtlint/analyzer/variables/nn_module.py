@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from vtlint.analyzer import values as V
-from vtlint.analyzer.objects import children, container_kind
+from vtlint.analyzer.objects import MAPPING_CONTAINERS, children, container_items, container_kind, container_of
 from vtlint.analyzer.sources import attr_source
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.user_defined import MODULE_METHODS, UserDefinedObjectVariable
@@ -22,7 +22,7 @@ class NNModuleVariable(UserDefinedObjectVariable):
     tracks = (V.NN_MODULE,)
 
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
-        if container_kind(self.ref) and name in MODULE_METHODS:  # modelled natively, not read from torch
+        if container_of(tx.project, self) and name in MODULE_METHODS:  # modelled natively, not read from torch
             return Value(V.LIB, ref=f"torch.nn.Module.{name}", bound_self=self)
         if self.ref and tx.project.klass(self.ref):
             return super().var_getattr(tx, name, act, node)
@@ -33,7 +33,7 @@ class NNModuleVariable(UserDefinedObjectVariable):
 
     def getitem(self, tx: Walker, index: Value, act: Act, node: cst.CSTNode) -> Value:
         """`self.layers[0]`, `self.heads['cls']`: the child module with its `_modules` Source."""
-        found = children(self) if container_kind(self.ref) else None
+        found = children(self) if container_of(tx.project, self) else None
         if found is None or not index.known:
             return V.unknown()
         if self.keys is not None:
@@ -43,7 +43,7 @@ class NNModuleVariable(UserDefinedObjectVariable):
         return V.unknown()
 
     def unpack_var_sequence(self, tx: Walker, act: Act, node: cst.CSTNode) -> list[Value] | None:
-        if not container_kind(self.ref):
+        if not container_of(tx.project, self):
             return None
         found = children(self)
         if found is not None and self.keys is not None:  # a ModuleDict iterates its keys
@@ -54,7 +54,7 @@ class NNModuleVariable(UserDefinedObjectVariable):
                       node: cst.Call) -> Value:
         """`self.block(x)`: nn.Module.__call__ runs `forward`, which Dynamo inlines, torch.nn's
         built-ins included (inline_inbuilt_nn_modules)."""
-        if container_kind(self.ref) == "Sequential":
+        if container_of(tx.project, self) == "Sequential" and not self._own_forward(tx):
             found = children(self)
             if found is not None and args:
                 out = args[0]
@@ -70,10 +70,24 @@ class NNModuleVariable(UserDefinedObjectVariable):
         tx.frame.graph_ops += 1
         return Value(V.TENSOR)
 
+    def _own_forward(self, tx: Walker) -> bool:
+        """Whether the module's class (not torch's container) defines `forward`."""
+        forward = self.instance_attr(tx, "forward") if self.ref and tx.project.klass(self.ref) else None
+        return forward is not None and forward.kind == V.FUNC and not (forward.ref or "").startswith("torch.")
+
     def call_method(self, tx: Walker, method: str, args: list[Value], kwargs: dict[str, Value], act: Act,
                     node: cst.Call) -> Value | None:
         """nn.Module's own methods that build the module tree (`register_buffer`, `add_module`,
         `ModuleList.append`, ...): they change `_modules` / attributes, not the graph."""
+        kind = container_of(tx.project, self) if method == "__init__" else None
+        if kind is not None and not container_kind(self.ref):
+            # `super().__init__(conv, norm, act)` in a subclass of Sequential: the children, in order
+            if kind in MAPPING_CONTAINERS:
+                given = args[0] if args and args[0].kind == V.DICT else Value(V.DICT, keys=[], items=[])
+                self.keys, self.items = given.keys, given.items
+            else:
+                self.items, self.sample = container_items(kind, args)
+            return V.const(None)
         if method not in MODULE_METHODS:
             return None
         named = args[0].value if args and args[0].known and isinstance(args[0].value, str) else None
