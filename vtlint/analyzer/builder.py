@@ -123,6 +123,8 @@ class VariableBuilder:
         if module_int:
             detail["nn_module_attribute"] = True
             detail["static"] = static
+        if "from_item" in value.attrs:
+            detail["from_item"] = True  # a number `.item()` read from a tensor: new data, new value
         if value.owner is not None and isinstance(source, AttrSource):
             detail["owner"] = value.owner  # the class whose methods may assign it (recompiles)
             detail["attribute"] = source.member

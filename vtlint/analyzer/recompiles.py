@@ -67,7 +67,8 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
         if not found and calls and kind == "G":
             key, inner = _global_key(project, spec, name, path)
             found = _changed_values(wrap, calls, lambda site, key=key: site.globals.get(key), inner, settings, entry)
-        if not found and kind == "L" and name.startswith("___stack") and _called_again(calls):
+        if not found and kind == "L" and (name.startswith("___stack") or wrap.detail.get("from_item")) \
+                and _called_again(calls):
             found = [_resumed_value(wrap, calls, settings, entry)]
         out += found
         if not found and (kind == "G" or (kind == "L" and name in defaults and not path == [])):
@@ -149,23 +150,32 @@ def _grad_mode_change(frame: Event, calls: list[Site], entry: str) -> Event | No
 _ITEM = re.compile(r"\[\d+\]$")
 
 
+_ROOT = re.compile(r"^[LG]\[[^\]]+\]")
+
+
 def _same_call(event: Event) -> tuple[object, ...]:
     """Values that change at one call (`clip_eps` and `entropy_coef` of the same schedule step, or
     `L['kernel_size'][0]` and `[1]`): one recompile, on the guard torch checks first; automatic dynamic then
     generalizes every value that changed (measured)."""
-    if "call" in event.detail:
-        return (event.location, event.detail["call"])
+    if "call" in event.detail:  # each frame (a resume function too) has guards of its own
+        return (event.frame, event.location, event.detail["call"])
     source = event.source or ""
     return (event.location, _ITEM.sub("", source)) if _ITEM.search(source) else (event.location, source, id(event))
 
 
-def _guard_order(event: Event) -> tuple[int, int, str]:
+def _guard_order(event: Event) -> tuple[bool, int, int, str, int, str]:
     """Where a guard sits in the guard tree torch checks: guards are installed sorted by
-    `Guard.sort_key` (frame locals before globals, then the shorter name, then the name), so of
-    several guards failing at one call torch reports the first in that order (`L['b']` before
-    `L['x']`, `L['top_k']` before `L['temperature']`: measured)."""
+    `Guard.sort_key` (frame locals before globals, then the shorter name, then the name), and the
+    tree gets one subtree per root (`L['batch']`) when its first guard is installed, so of several
+    guards failing at one call torch reports the one whose root comes first (`L['b']` before
+    `L['x']`, `L['top_k']` before `L['temperature']`, `L['batch']['ids']` before `L['temperature']`:
+    measured). A float the compiler specializes is guarded only after the graph is made
+    (`remove_tensorify_specialized_graphargs`): its guard comes last."""
     source = event.source or ""
-    return (0 if source.startswith("L[") else 1, len(source), source)
+    root = _ROOT.match(source)
+    head = root.group(0) if root else source
+    return (bool(event.detail.get("specialized")), 0 if source.startswith("L[") else 1, len(head), head,
+            len(source), source)
 
 
 def _one_per_call(changes: list[Event], key: Callable[[Event], object]) -> list[Event]:
@@ -349,7 +359,8 @@ def _changed_values(wrap: Event, calls: list[Site], pick: Callable[[Site], Value
         else:
             why, remedy, once = _consequence(base, settings, wrap.source or "", wrap)
         new = _described(current) if differs and current is not None else "a new value each iteration"
-        detail: dict[str, Any] = {"changed_value": new, "once": once, "call": number}
+        detail: dict[str, Any] = {"changed_value": new, "once": once, "call": number,
+                                  "specialized": bool(wrap.detail.get("specialized"))}
         seen = list(dict.fromkeys(repr(v.value) for c in calls if (v := _follow(pick(c), path)) is not None
                                   and v.known))
         if not once and len(seen) > 1:  # one graph per distinct value the calls pass
@@ -387,13 +398,13 @@ def _called_again(calls: list[Site]) -> bool:
 def _resumed_value(wrap: Event, calls: list[Site], settings: DynamoSettings, entry: str) -> Event:
     """A number `.item()` read before a graph break is an input of the resume function
     (`___stack0`): a new value on the next call fails its guard."""
-    site = calls[1] if len(calls) > 1 else calls[0]
+    number = 1 if len(calls) > 1 else 0
     why, remedy, once = _consequence(Value(V.CONST, pytype="float"), settings, wrap.source or "", wrap)
-    return _event(wrap, site, entry,
+    return _event(wrap, calls[number], entry,
                   f"calls it again: the Python number `.item()` returned before the graph break is an input of "
                   f"`{wrap.frame}`, guarded by value ({wrap.guard_kind}), and a new value fails it; {why}",
                   "keep the value in a tensor (torch.where instead of a Python conditional), or set "
-                  "torch._dynamo.config.capture_scalar_outputs = True", {"once": once}, [])
+                  "torch._dynamo.config.capture_scalar_outputs = True", {"once": once, "call": number}, [])
 
 
 def _consequence(value: Value, settings: DynamoSettings, source: str,

@@ -328,7 +328,9 @@ class Walker:
             # a number computed in the frame, or one the last resume got on its stack (`mean = x.item()`)
             stacked = isinstance(value.source, LocalSource) and value.source.local_name.startswith("___stack")
             if value.kind == V.CONST and (value.source is None or (stacked and local != value.source.local_name)):
-                act.env[local] = value.with_(source=LocalSource(local), value=V.MISSING, confidence="medium")
+                attrs = {**value.attrs, "from_item": V.const(True)} if stacked else value.attrs
+                act.env[local] = value.with_(source=LocalSource(local), value=V.MISSING, confidence="medium",
+                                             attrs=attrs)
 
     def tick(self) -> None:
         if self.eager:
