@@ -1700,4 +1700,31 @@ PROGRAMS: dict[str, str] = {
             model = torch.compile(Decoder(json.loads(CONFIG)))
             model(torch.ones(2, 4))
     """,
+    "skipped_frame_compiles_its_callees": """
+        import torch
+        import torch.nn as nn
+
+        class Expert(nn.Module):
+            def __init__(self, scale):
+                super().__init__()
+                self.scale = scale
+
+            def forward(self, x):
+                return x * self.scale
+
+        class Router(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.experts = nn.ModuleList([Expert(2.0), Expert(3.0)])
+
+            def forward(self, x):
+                for expert in self.experts:
+                    rows, cols = torch.where(x > 0)
+                    x = expert(x) + rows.numel()
+                return x
+
+        def run():
+            model = torch.compile(Router())
+            model(torch.ones(2, 2))
+    """,
 }

@@ -544,6 +544,15 @@ def decide_data_ptr_compare(settings: DynamoSettings) -> Decision:
                   "storage, which tracing with FakeTensors does not have", confidence="medium")
 
 
+def decide_where_of_condition(settings: DynamoSettings) -> Decision:
+    """`torch.where(mask)` with the condition alone is `torch.nonzero(mask, as_tuple=True)`: the
+    number of indices depends on the data (measured: GB0036 Dynamic shape operator)."""
+    if settings.capture_dynamic_output_shape_ops:
+        return Decision(GRAPH_NODE, "TensorVariable", reason="capture_dynamic_output_shape_ops: an unbacked size")
+    return _break(DYNAMIC_SHAPE_OP, "TensorVariable",
+                  "torch.where(condition) returns the indices where it holds, whose number depends on the data")
+
+
 def decide_boolean_mask(settings: DynamoSettings) -> Decision:
     """`t[mask]` with a boolean tensor `mask`: the result's shape depends on the data."""
     if settings.capture_dynamic_output_shape_ops:

@@ -524,9 +524,13 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
     recompiles = predict_recompiles(project, spec, settings, events, calls, facts, entry)
     compiles = _compiles(recompiles, calls, settings)
     retyped, names = _retyping_call(calls, fn)
+    counted = retyped is not None and any(r.detail.get("call") == retyped for r in recompiles)
+    if retyped is None:
+        retyped, counted = _first_recompiling_call(calls, recompiles), True
     if retyped is not None:
-        # an argument of another type (a tensor, then an int; a value, then None): Dynamo traces the
-        # frame again with the new values, and that compile has guards (and recompiles) of its own
+        # an argument of another type (a tensor, then an int; a value, then None), or the first call
+        # that fails a guard (the model switched to eval(), a flag flipped): Dynamo traces the frame
+        # again with the new values, and that compile has guards (and recompiles) of its own
         later = calls[retyped:]
         again = Walker(project, settings, entry, fn.name.value, ENTRY_BUDGET_S)
         try:
@@ -541,7 +545,6 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
                    and not (e.source and any(e.source.startswith(f"L['{n}']") for n in names))]
         more = predict_recompiles(project, spec, settings, second, later, facts, entry) if second else []
         seen = {e.key for e in recompiles}
-        counted = any(r.detail.get("call") == retyped for r in recompiles)  # the retyping call's recompile
         more = [e for e in more if e.key not in seen and e.action is Action.RECOMPILE and e.source]
         recompiles += more
         compiles = min(compiles + _compiles(more, later, settings) - counted, settings.recompile_limit)
@@ -589,6 +592,12 @@ def _retyping_call(calls: list[Site], fn: cst.FunctionDef) -> tuple[int | None, 
         if names:
             return index, names
     return None, []
+
+
+def _first_recompiling_call(calls: list[Site], recompiles: list[Event]) -> int | None:
+    """The first call (after the first) at which a predicted recompile happens."""
+    at = {(e.location.path, e.location.line) for e in recompiles if e.action is Action.RECOMPILE}
+    return next((i for i, site in enumerate(calls[1:], 1) if (site.display, site.line) in at), None)
 
 
 def _compiles(recompiles: list[Event], calls: list[Any], settings: DynamoSettings) -> int:
@@ -647,6 +656,16 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
         walker = Walker(project, settings, entry, frame.fn.name.value, ENTRY_BUDGET_S)
         act = Act(frame.parsed, frame.qualname, frame.env(), cls=frame.cls)
         events = _walk_frame(walker, act, frame.fn, entry, prediction)
+        calls = [f.call for f in frames if f.call is not None and f.qualname == frame.qualname
+                 and f.parsed is frame.parsed]
+        if len(calls) > 1:  # called again by the eager frame (the next expert of a loop): its recompiles
+            spec = EntrySpec(frame.parsed.summary.display, frame.qualname, "call", {}, frame.parsed.line(frame.fn))
+            recompiles = predict_recompiles(project, spec, settings, events, calls, {}, entry)
+            compiles = _compiles(recompiles, calls, settings)
+            for event in events:
+                if event.action is Action.FRAME:
+                    event.detail["graph_count"] *= compiles
+            events += recompiles
         # the break itself is already reported at the same line from the caller's frame
         prediction.events.extend(e for e in _dedupe(events)
                                  if not (e.action is Action.GRAPH_BREAK and e.key in known))

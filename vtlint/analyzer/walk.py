@@ -161,6 +161,7 @@ class CalleeFrame:
     fn: cst.FunctionDef
     args: dict[str, Value]  # as bound at the call
     cls: str | None
+    call: Site | None = None  # where eager code called it, with the values it passed (a skipped frame's calls)
 
     def env(self) -> dict[str, Value]:
         """The callee's arguments are the new frame's locals: `L['param']`."""
@@ -208,6 +209,8 @@ class Walker:
         self.local_funcs: dict[str, tuple[Parsed, cst.CSTNode, dict[str, Value], str | None]] = {}
         self.inlining: list[tuple[str, str]] = []
         self.callee_frames: list[CalleeFrame] = []
+        self.direct_calls: list[CalleeFrame] = []  # a skipped frame's own calls of project functions
+        self.replaying = False  # running a skipped frame eagerly, for the calls it makes
         self.local_names: dict[str, str] = {}  # nested functions and decorator wrappers: their __qualname__
         self.function_sources: dict[tuple[str, str], Source] = {}  # each function's first Source in the frame
         self.module_sources: dict[str, Source] = {}  # each library module's first Source in the frame
@@ -346,10 +349,24 @@ class Walker:
         if (self.steps + self.eager_steps) % 256 == 0 and time.monotonic() > self.deadline:
             raise TooComplex(timed_out=True)
 
+    def _calls_run_eagerly(self, act: Act, body: cst.BaseSuite, initial: dict[str, Value]) -> list[CalleeFrame]:
+        """The project functions a skipped frame calls, the whole frame run once in eager mode."""
+        events, self.direct_calls, self.replaying = self.events, [], True
+        self.eager += 1
+        try:
+            self.block(body, Act(act.parsed, act.qualname, dict(initial), cls=act.cls, closure=act.closure))
+        except WalkAborted[:-1]:
+            pass  # what ran before it stopped still made its calls
+        finally:
+            self.eager -= 1
+            self.events, self.replaying = events, False
+        return self.direct_calls
+
     # entry ---------------------------------------------------------------------
     def run(self, act: Act, body: cst.BaseSuite) -> WalkResult:
         skipped = False
         self.module_sources.clear()  # the objects built for the frame's arguments ran before Dynamo traced it
+        initial = dict(act.env)
         try:
             self.block(body, act)
         except _Return:
@@ -357,6 +374,8 @@ class Walker:
         except _FrameSkipped:
             skipped = True
             self.events = [e for e in self.events if e.action is Action.GRAPH_BREAK]
+            # the frame runs eagerly: each project function it calls is a frame Dynamo compiles
+            self.callee_frames = [*self.callee_frames, *self._calls_run_eagerly(act, body, initial)]
         except (_LoopBreak, _LoopContinue, _InlinedBreak, _GuessedBreak):
             pass
         # a frame whose trace put no tensor op in its graph compiles no graph (explain counts 0)
@@ -1305,6 +1324,12 @@ class Walker:
                     uncertain_base=self.uncertain)
         self.inlining.append(key)
         bound = dict(env)
+        if act.depth == 0 and self.replaying and isinstance(fn, cst.FunctionDef) \
+                and not self.project.is_library(parsed.summary.display):
+            line, column, _, _ = act.parsed.span(node)
+            call = Site(act.display, line, column, [], {k: V.snapshot(v) for k, v in bound.items()},
+                        in_loop=act.loops > 0, grad_enabled=self.grad_enabled)
+            self.direct_calls.append(CalleeFrame(parsed, qualname, fn, bound, cls, call))
         grad_enabled = self.grad_enabled
         if self.eager and decorators:  # `@torch.no_grad()` on an eager function: its body runs without grad
             for decorator in decorators.decorators:

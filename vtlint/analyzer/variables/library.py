@@ -120,7 +120,9 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         number = "float" if (receiver.pytype or "").startswith(("float", "bfloat")) else \
             "int" if (receiver.pytype or "").startswith(("int", "uint")) else None
         return Value(V.LIST, attrs={"element": Value(V.CONST, pytype=number or "number", confidence="medium")})
-    if receiver is not None and receiver.kind == V.TENSOR:
+    if name == "torch.where" and len(args) == 1 and not kwargs:  # the condition alone: nonzero
+        decision = breaks.decide_where_of_condition(tx.settings)
+    elif receiver is not None and receiver.kind == V.TENSOR:
         decision = breaks.decide_tensor_method(name.removeprefix("Tensor."), tx.settings)
     else:
         tensors = any(a.kind == V.TENSOR for a in [*args, *kwargs.values()])
