@@ -1727,4 +1727,34 @@ PROGRAMS: dict[str, str] = {
             model = torch.compile(Router())
             model(torch.ones(2, 2))
     """,
+    "loop_break_inside_an_inlined_callee": """
+        import torch
+        import torch.nn as nn
+
+        class Dispatch(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.scale = 2.0
+
+            def forward(self, x):
+                for _ in range(2):
+                    rows, cols = torch.where(x > 0)
+                    x = x * self.scale + rows.numel()
+                return x
+
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.gate = True
+                self.inner = Dispatch()
+
+            def forward(self, x):
+                if self.gate:
+                    x = self.inner(x + 1)
+                return x - 1
+
+        def run():
+            model = torch.compile(Block())
+            model(torch.ones(2, 2))
+    """,
 }

@@ -291,7 +291,9 @@ class Walker:
         """Record the break, then unwind to the frame that owns the statement."""
         if self.eager:
             return  # an object built before tracing: its `__init__` runs eagerly, nothing breaks
-        in_loop = act.loops > 0 or any(r.message.startswith("in a loop") for r in act.chain)
+        # only a loop of the compiled frame itself skips it (Dynamo looks for a backward jump after the
+        # root frame's instruction); a loop inside an inlined callee breaks the root frame at the call
+        in_loop = act.loops > 0 if act.depth == 0 else bool(act.chain) and act.chain[0].message.startswith("in a loop")
         detail: dict[str, Any] = {"reason": decision.reason, "what": what}
         skipped = in_loop or decision.skips_frame or self.in_try > 0
         if act.depth == 0 and not skipped:
