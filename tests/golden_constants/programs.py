@@ -1757,4 +1757,21 @@ PROGRAMS: dict[str, str] = {
             model = torch.compile(Block())
             model(torch.ones(2, 2))
     """,
+    "math_constants_and_cosine_schedule": """
+        import math
+
+        import torch
+
+        @torch.compile(dynamic=False)
+        def gelu_tanh(x, temperature):
+            inner = math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)
+            return 0.5 * x * (1.0 + torch.tanh(inner)) / temperature
+
+        def temperature_at(step, total, start=0.5, end=0.1):
+            return round(end + 0.5 * (start - end) * (1 + math.cos(math.pi * step / (total - 1))), 3)
+
+        def run():
+            for step in range(3):
+                gelu_tanh(torch.ones(3), temperature_at(step, 3))
+    """,
 }

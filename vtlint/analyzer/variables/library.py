@@ -4,6 +4,7 @@ module, a method of a library object). Calling it asks the installed torch's tra
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from vtlint.analyzer import breaks
@@ -53,6 +54,14 @@ SCALAR_READS = {"item": "float"}
 DATA_PTR = "<data_ptr>"  # the ref of a DataPtrVariable (`t.data_ptr()`)
 
 
+# The math module's functions Dynamo constant-folds on constant arguments, and its constants.
+MATH_FUNCTIONS = {f"math.{n}": getattr(math, n) for n in (
+    "cos", "sin", "tan", "acos", "asin", "atan", "atan2", "cosh", "sinh", "tanh", "exp", "expm1", "log", "log2",
+    "log10", "log1p", "sqrt", "pow", "floor", "ceil", "trunc", "fabs", "hypot", "isqrt", "gcd", "radians",
+    "degrees", "isinf", "isnan", "isfinite", "copysign", "fmod", "prod", "lcm", "comb", "perm", "factorial")}
+MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf}
+
+
 class LibraryVariable(Value):
     tracks = (V.LIB,)
 
@@ -64,6 +73,8 @@ class LibraryVariable(Value):
             return Value(V.LIB, ref=f"{self.ref}.{name}")
         if self.ref and tx.project.split(self.ref):  # a package read from disk: its own value
             return tx.dotted_value(f"{self.ref}.{name}", None)
+        if self.ref == "math" and name in MATH_CONSTANTS:  # `math.pi`: a float, guarded where used
+            return V.const(MATH_CONSTANTS[name]).with_(source=None if tx.eager else attr_source(self.source, name))
         if self.ref == "torch" and name in DTYPE_NAMES:
             # `torch.float16`: guarded where used (EQUALS_MATCH); a fact of little news, so predicted
             # only on the paths the walk knows run
@@ -113,6 +124,10 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return args[0].with_(attrs={**args[0].attrs, **kwargs})  # partial(torch.compile, mode=...): a compiler
     if name in MARKS and tx.eager:
         return mark(MARKS[name], args)
+    if name in MATH_FUNCTIONS and args and all(a.kind == V.CONST and a.known for a in args) and not kwargs:
+        for value in args:
+            tx.use(value, act, node)
+        return V.compute(MATH_FUNCTIONS[name], *[a.value for a in args])  # Dynamo folds it to a constant
     if tx.eager and name in PARSERS and args and args[0].kind == V.CONST and isinstance(args[0].value, str):
         return parse_config_text(name, args[0].value)
     if tx.eager and name == "Tensor.tolist" and receiver is not None and receiver.kind == V.TENSOR:
