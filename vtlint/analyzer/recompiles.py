@@ -163,19 +163,17 @@ def _same_call(event: Event) -> tuple[object, ...]:
     return (event.location, _ITEM.sub("", source)) if _ITEM.search(source) else (event.location, source, id(event))
 
 
-def _guard_order(event: Event) -> tuple[bool, int, int, str, int, str]:
+def _guard_order(event: Event) -> tuple[int, int, str, int, str]:
     """Where a guard sits in the guard tree torch checks: guards are installed sorted by
     `Guard.sort_key` (frame locals before globals, then the shorter name, then the name), and the
     tree gets one subtree per root (`L['batch']`) when its first guard is installed, so of several
     guards failing at one call torch reports the one whose root comes first (`L['b']` before
     `L['x']`, `L['top_k']` before `L['temperature']`, `L['batch']['ids']` before `L['temperature']`:
-    measured). A float the compiler specializes is guarded only after the graph is made
-    (`remove_tensorify_specialized_graphargs`): its guard comes last."""
+    measured)."""
     source = event.source or ""
     root = _ROOT.match(source)
     head = root.group(0) if root else source
-    return (bool(event.detail.get("specialized")), 0 if source.startswith("L[") else 1, len(head), head,
-            len(source), source)
+    return (0 if source.startswith("L[") else 1, len(head), head, len(source), source)
 
 
 def _one_per_call(changes: list[Event], key: Callable[[Event], object]) -> list[Event]:
@@ -359,8 +357,7 @@ def _changed_values(wrap: Event, calls: list[Site], pick: Callable[[Site], Value
         else:
             why, remedy, once = _consequence(base, settings, wrap.source or "", wrap)
         new = _described(current) if differs and current is not None else "a new value each iteration"
-        detail: dict[str, Any] = {"changed_value": new, "once": once, "call": number,
-                                  "specialized": bool(wrap.detail.get("specialized"))}
+        detail: dict[str, Any] = {"changed_value": new, "once": once, "call": number}
         seen = list(dict.fromkeys(repr(v.value) for c in calls if (v := _follow(pick(c), path)) is not None
                                   and v.known))
         if not once and len(seen) > 1:  # one graph per distinct value the calls pass
