@@ -29,6 +29,7 @@ from vtlint.config import DynamoSettings
 
 DRIVER_BUDGET_S = 5.0  # seconds of abstract execution per calling module
 DRIVER_TOTAL_S = 20.0  # ... and for all of them
+MAX_RUNNERS = 3  # argument-free functions nobody calls, run as a program's entry points
 
 Key = tuple[str, str]  # (display, qualname) of a compiled entry
 Calls = dict[Key, list[Site]]
@@ -92,7 +93,9 @@ def _run_module(project: Project, settings: DynamoSettings, display: str, entrie
 
 
 def _uncalled_runners(body: Sequence[cst.CSTNode], walker: Walker, display: str) -> list[cst.FunctionDef]:
-    """The module's functions callable without arguments that the top level did not call."""
+    """The module's functions callable without arguments that the top level did not call: a
+    program's `main()` or `run()`. A module with more of them than a program has (a file of
+    examples, a test module) is a library of cases, not a program: none is run."""
     out = []
     for stmt in body:
         if not isinstance(stmt, cst.FunctionDef) or (display, stmt.name.value) in walker.entered:
@@ -101,4 +104,4 @@ def _uncalled_runners(body: Sequence[cst.CSTNode], walker: Walker, display: str)
         required = [p for p in (*params.posonly_params, *params.params, *params.kwonly_params) if p.default is None]
         if not required and (display, stmt.name.value) not in walker.compiled:
             out.append(stmt)
-    return out
+    return out if len(out) <= MAX_RUNNERS else []
