@@ -1774,4 +1774,33 @@ PROGRAMS: dict[str, str] = {
             for step in range(3):
                 gelu_tanh(torch.ones(3), temperature_at(step, 3))
     """,
+    "one_module_under_two_names": """
+        import torch
+        import torch.nn as nn
+
+        class Head(nn.Module):
+            def __init__(self, shared):
+                super().__init__()
+                if shared:
+                    self.back = self.fore = nn.Linear(4, 4, bias=False)
+                else:
+                    self.back = nn.Linear(4, 4, bias=False)
+                    self.fore = nn.Linear(4, 4, bias=False)
+
+            def forward(self, x):
+                return self.back(x) + self.fore(x)
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.heads = nn.ModuleList([Head(True), Head(False)])
+
+            def forward(self, x):
+                for head in self.heads:
+                    x = head(x)
+                return x
+
+        def run():
+            torch.compile(Net())(torch.ones(2, 4))
+    """,
 }

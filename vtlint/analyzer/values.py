@@ -162,13 +162,22 @@ def unknown(confidence: str = "low") -> Value:
     return Value(UNKNOWN, confidence=confidence)
 
 
-def snapshot(value: Value, depth: int = 6) -> Value:
+def snapshot(value: Value, depth: int = 6, memo: dict[int, dict[str, Value]] | None = None) -> Value:
     """A copy that later mutations of the object (`model.noise_std = 0.3`, `state['step'] += 1`)
-    do not reach: what a compiled call saw when it was made."""
+    do not reach: what a compiled call saw when it was made. One object reached twice (a module
+    under two names) stays one object in the copy."""
     if depth <= 0:
         return value
-    items = [snapshot(i, depth - 1) for i in value.items] if value.items is not None else None
-    attrs = {k: snapshot(a, depth - 1) for k, a in value.attrs.items()} if value.attrs else {}
+    memo = {} if memo is None else memo
+    items = [snapshot(i, depth - 1, memo) for i in value.items] if value.items is not None else None
+    attrs: dict[str, Value] = {}
+    if value.attrs:
+        seen = memo.get(id(value.attrs))
+        if seen is not None:
+            attrs = seen
+        else:
+            memo[id(value.attrs)] = attrs
+            attrs.update({k: snapshot(a, depth - 1, memo) for k, a in value.attrs.items()})
     keys = list(value.keys) if value.keys is not None else None
     return replace(value, items=items, attrs=attrs, keys=keys)
 

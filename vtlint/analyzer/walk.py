@@ -214,6 +214,7 @@ class Walker:
         self.local_names: dict[str, str] = {}  # nested functions and decorator wrappers: their __qualname__
         self.function_sources: dict[tuple[str, str], Source] = {}  # each function's first Source in the frame
         self.module_sources: dict[str, Source] = {}  # each library module's first Source in the frame
+        self.object_sources: dict[int, Source] = {}  # each nn.Module object's first Source in the frame
         self.grad_enabled: bool | None = True  # eager code's grad mode (torch.no_grad() blocks), None: unknown
         self.first_reads: dict[str, tuple[str, int, int]] = {}  # argument -> (display, line, column) of its first use
         self.stored: set[tuple[int, str]] = set()  # (id of an object's attrs, name) the traced frame assigned
@@ -368,6 +369,7 @@ class Walker:
     def run(self, act: Act, body: cst.BaseSuite) -> WalkResult:
         skipped = False
         self.module_sources.clear()  # the objects built for the frame's arguments ran before Dynamo traced it
+        self.object_sources.clear()
         initial = dict(act.env)
         try:
             self.block(body, act)

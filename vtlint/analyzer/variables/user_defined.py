@@ -155,7 +155,10 @@ class UserDefinedObjectVariable(Value):
             if value.source is not None or self.source is None or (id(self.attrs), name) in tx.stored:
                 return value
             if value.kind == V.NN_MODULE:
-                return value.with_(source=ModuleChildSource(self.source, name))
+                # one module object under two names (`self.theta_b_fc = self.theta_f_fc = nn.Linear(...)`):
+                # Dynamo reuses the VariableTracker of its first access, and guards through that Source
+                first = tx.object_sources.setdefault(id(value.attrs), ModuleChildSource(self.source, name))
+                return value.with_(source=first)
             owner = NNModuleSource(self.source) if is_module and not self.source.is_nn_module() else self.source
             return value.with_(source=AttrSource(owner, name), owner=self.ref)
         for mod, klass in tx.project.mro(summary, cls):
