@@ -391,12 +391,16 @@ def _discovered_specs(project: Project, driven: EagerRun, specs: list[EntrySpec]
     """Entries only the eager run resolves (`torch.compile(model)` of a model built in `main()`,
     `torch.compile(mod.f)` of another module's function): walked like the others, and the
     scanner's "cannot resolve" note at that compile is withdrawn."""
-    known = {(spec.display, spec.qualname) for spec in specs}
+    known = {(spec.display, spec.qualname): spec for spec in specs}
     found: list[EntrySpec] = []
     resolved: set[tuple[str, int]] = set()
     for (display, qualname), how in driven.discovered.items():
         resolved.add((how.display, how.line))
         if (display, qualname) in known:
+            # an entry named by configuration (`--entry`) that the program compiles with options
+            # (`dynamic=True`): the options it is compiled with decide its guards
+            spec = known[(display, qualname)]
+            spec.options = {**how.options, **spec.options}
             continue
         parsed = project.parsed(display)
         fn = parsed.functions.get(qualname) if parsed is not None else None
@@ -548,6 +552,17 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
         more = [e for e in more if e.key not in seen and e.action is Action.RECOMPILE and e.source]
         recompiles += more
         compiles = min(compiles + _compiles(more, later, settings) - counted, settings.recompile_limit)
+    for index in _other_modules(calls, fn):
+        # another model of the same class (an experiment's next configuration) fails the guards its
+        # attributes and children got: Dynamo traces the frame again for it, with guards of its own
+        again = Walker(project, settings, entry, fn.name.value, ENTRY_BUDGET_S)
+        try:
+            other = _walk_frame(again, Act(parsed, spec.qualname, entry_env(again, parsed, spec, fn, calls[index:]),
+                                           cls=cls), fn, entry, prediction)
+        except TooComplex:
+            other = []
+        known = {e.key for e in events}
+        events += [e for e in other if e.action is not Action.FRAME and e.key not in known]
     for event in events:
         if event.action is Action.FRAME:
             # the runtime counts graphs over the whole run: every recompile traces them again
@@ -592,6 +607,39 @@ def _retyping_call(calls: list[Site], fn: cst.FunctionDef) -> tuple[int | None, 
         if names:
             return index, names
     return None, []
+
+
+def _other_modules(calls: list[Site], fn: cst.FunctionDef, limit: int = 2) -> list[int]:
+    """The calls whose receiver is a module of another structure than the earlier calls' (other
+    children, other attribute values), at most `limit` of them."""
+    params = [p.name.value for p in [*fn.params.posonly_params, *fn.params.params]]
+    if not params or not calls:
+        return []
+    seen: set[Any] = set()
+    out: list[int] = []
+    for index, site in enumerate(calls):
+        receiver = site.kwargs.get(params[0])
+        if receiver is None or receiver.kind != V.NN_MODULE:
+            continue
+        shape = _structure(receiver)
+        if shape not in seen:
+            seen.add(shape)
+            if index:
+                out.append(index)
+    return out[:limit]
+
+
+def _structure(value: Any, depth: int = 4) -> Any:
+    """A module tree's structure and constants, comparable between two models."""
+    if depth <= 0:
+        return value.kind
+    if value.kind == V.CONST:
+        return (value.kind, repr(value.value) if value.known else value.pytype)
+    if value.kind != V.NN_MODULE:
+        return value.kind
+    children = tuple(_structure(item, depth - 1) for item in value.items or ())
+    attrs = tuple(sorted((name, _structure(attr, depth - 1)) for name, attr in value.attrs.items()))
+    return (value.ref, children, attrs)
 
 
 def _first_recompiling_call(calls: list[Site], recompiles: list[Event]) -> int | None:

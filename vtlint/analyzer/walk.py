@@ -924,17 +924,29 @@ class Walker:
         return out
 
     def e_Dict(self, node: cst.Dict, act: Act) -> Value:
-        keys, items = [], []
+        keys: list[Any] = []
+        items: list[Value] = []
         for element in node.elements:
-            if not isinstance(element, cst.DictElement):
-                self.expr(element.value, act)
-                return V.unknown("medium")
+            if not isinstance(element, cst.DictElement):  # `{**defaults, **overrides}`: later keys win
+                spread = self.expr(element.value, act)
+                if spread.kind != V.DICT or spread.keys is None or spread.items is None:
+                    return V.unknown("medium")
+                for key, item in zip(spread.keys, spread.items, strict=True):
+                    if key in keys:
+                        items[keys.index(key)] = item
+                    else:
+                        keys.append(key)
+                        items.append(item)
+                continue
             key = self.expr(element.key, act)
             value = self.expr(element.value, act)
             if key.kind != V.CONST or not key.known:
                 return V.unknown("medium")
-            keys.append(key.value)
-            items.append(value)
+            if key.value in keys:
+                items[keys.index(key.value)] = value
+            else:
+                keys.append(key.value)
+                items.append(value)
         return Value(V.DICT, keys=keys, items=items)
 
     def e_ListComp(self, node: cst.ListComp, act: Act) -> Value:

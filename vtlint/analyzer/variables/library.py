@@ -54,6 +54,11 @@ SCALAR_READS = {"item": "float"}
 DATA_PTR = "<data_ptr>"  # the ref of a DataPtrVariable (`t.data_ptr()`)
 
 
+# torch.nn.utils functions that add a hook or a parametrization to a module and return it.
+WRAPS_MODULE = frozenset({f"torch.nn.utils.{n}" for n in (
+    "spectral_norm", "weight_norm", "remove_spectral_norm", "remove_weight_norm", "parametrizations.spectral_norm",
+    "parametrizations.weight_norm", "parametrizations.orthogonal", "parametrize.register_parametrization")})
+
 # The math module's functions Dynamo constant-folds on constant arguments, and its constants.
 MATH_FUNCTIONS = {f"math.{n}": getattr(math, n) for n in (
     "cos", "sin", "tan", "acos", "asin", "atan", "atan2", "cosh", "sinh", "tanh", "exp", "expm1", "log", "log2",
@@ -128,6 +133,8 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         for value in args:
             tx.use(value, act, node)
         return V.compute(MATH_FUNCTIONS[name], *[a.value for a in args])  # Dynamo folds it to a constant
+    if tx.eager and name in WRAPS_MODULE and args and args[0].kind == V.NN_MODULE:
+        return args[0]  # the same module, with a hook or a parametrization added
     if tx.eager and name in PARSERS and args and args[0].kind == V.CONST and isinstance(args[0].value, str):
         return parse_config_text(name, args[0].value)
     if tx.eager and name == "Tensor.tolist" and receiver is not None and receiver.kind == V.TENSOR:
