@@ -1803,4 +1803,21 @@ PROGRAMS: dict[str, str] = {
         def run():
             torch.compile(Net())(torch.ones(2, 4))
     """,
+    "shape_tuple_from_module_attributes": """
+        import torch
+        import torch.nn as nn
+
+        class Heads(nn.Module):
+            def __init__(self, heads=4, dim=16):
+                super().__init__()
+                self.num_heads = heads
+                self.head_dim = dim // heads
+
+            def forward(self, x):
+                new_shape = x.size()[:-1] + (self.num_heads, self.head_dim)
+                return x.view(new_shape).permute(0, 2, 1, 3)
+
+        def run():
+            torch.compile(Heads())(torch.ones(2, 3, 16))
+    """,
 }

@@ -1085,9 +1085,13 @@ class Walker:
             self.length_check(right, act, node)
             if left.items is not None and right.items is not None:
                 return Value(left.kind, items=left.items + right.items)
-        # any other binary op still realizes its operands: the constants are guarded
+        # any other binary op still realizes its operands: the constants are guarded (a tuple's items
+        # too: `x.size()[:-1] + (self.heads, self.head_dim)` is a shape built of them)
         for side in (left, right):
             self.use(side, act, node)
+            if side.kind in (V.LIST, V.TUPLE) and side.items is not None:
+                for item in side.items:
+                    self.use(item, act, node)
         if V.UNKNOWN in (left.kind, right.kind):
             self.frame.graph_ops += 1  # most likely tensor math on a value the walk cannot type
         return V.unknown()
