@@ -536,12 +536,7 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
         # that fails a guard (the model switched to eval(), a flag flipped): Dynamo traces the frame
         # again with the new values, and that compile has guards (and recompiles) of its own
         later = calls[retyped:]
-        again = Walker(project, settings, entry, fn.name.value, ENTRY_BUDGET_S)
-        try:
-            second = _walk_frame(again, Act(parsed, spec.qualname, entry_env(again, parsed, spec, fn, later), cls=cls),
-                                 fn, entry, prediction)
-        except TooComplex:
-            second = []
+        second = _walk_again(project, settings, spec, fn, cls, later, prediction)
         known = {e.key for e in events}
         # the retyped arguments keep the guard of the first compile (a tensor's TENSOR_MATCH): the
         # report names each Source by it; their new guard is the one the recompiles below name
@@ -555,12 +550,7 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
     for index in _other_modules(calls, fn):
         # another model of the same class (an experiment's next configuration) fails the guards its
         # attributes and children got: Dynamo traces the frame again for it, with guards of its own
-        again = Walker(project, settings, entry, fn.name.value, ENTRY_BUDGET_S)
-        try:
-            other = _walk_frame(again, Act(parsed, spec.qualname, entry_env(again, parsed, spec, fn, calls[index:]),
-                                           cls=cls), fn, entry, prediction)
-        except TooComplex:
-            other = []
+        other = _walk_again(project, settings, spec, fn, cls, calls[index:], prediction)
         known = {e.key for e in events}
         events += [e for e in other if e.action is not Action.FRAME and e.key not in known]
     for event in events:
@@ -588,12 +578,34 @@ def _scan_walked(project: Project, events: list[Event], facts: dict[str, ModuleF
                 continue
 
 
+def _walk_again(project: Project, settings: DynamoSettings, spec: EntrySpec, fn: cst.FunctionDef, cls: str | None,
+                calls: list[Site], prediction: Prediction) -> list[Event]:
+    """The frame traced once more, for the compile the first of `calls` causes (its notes are the
+    first walk's, not repeated)."""
+    parsed = project.parsed(spec.display)
+    if parsed is None:
+        return []
+    entry = f"{spec.display}:{spec.qualname}"
+    walker = Walker(project, settings, entry, fn.name.value, ENTRY_BUDGET_S)
+    scratch = Prediction()
+    try:
+        env = entry_env(walker, parsed, spec, fn, calls)
+        events = _walk_frame(walker, Act(parsed, spec.qualname, env, cls=cls), fn, entry, scratch)
+    except TooComplex as exc:
+        scratch.cut_short |= exc.timed_out
+        events = []
+    prediction.cut_short |= scratch.cut_short
+    return events
+
+
 def _kind_of(value: Any) -> str | None:
     """What a guard on an argument checks first, its type: a tensor, None, or a Python constant's type."""
     if value is None or value.kind == V.UNKNOWN:
         return None
     if value.kind == V.CONST:
-        return None if not value.known and value.pytype is None else f"const:{type(value.value).__name__ if value.known else value.pytype}"
+        if value.known:
+            return f"const:{type(value.value).__name__}"
+        return f"const:{value.pytype}" if value.pytype else None
     return value.kind
 
 
