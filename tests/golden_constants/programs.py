@@ -1820,4 +1820,25 @@ PROGRAMS: dict[str, str] = {
         def run():
             torch.compile(Heads())(torch.ones(2, 3, 16))
     """,
+    "unfreeze_backbone_after_warmup": """
+        import torch
+        import torch.nn as nn
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.backbone = nn.Linear(4, 8)
+                self.head = nn.Linear(8, 2)
+
+            def forward(self, x):
+                return self.head(torch.relu(self.backbone(x)))
+
+        def run():
+            model = Model()
+            compiled = torch.compile(model)
+            for epoch in range(3):
+                for p in model.backbone.parameters():
+                    p.requires_grad_(epoch > 0)
+                compiled(torch.ones(2, 4)).sum().backward()
+    """,
 }

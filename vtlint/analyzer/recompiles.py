@@ -18,10 +18,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import libcst as cst
+
 from vtlint.analyzer import values as V
 from vtlint.analyzer.entries import EntrySpec, ModuleFacts, Mutation, Site
-from vtlint.analyzer.index import Project
-from vtlint.analyzer.summary import literal
+from vtlint.analyzer.index import Parsed, Project
+from vtlint.analyzer.summary import dotted, literal
+from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
 from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
@@ -82,6 +85,9 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
                              lambda e: e.location)
         out += [e for i, name in enumerate(params)
                 if (e := _function_change(frame, calls, name, i, settings, entry)) is not None]
+        if receiver is not None:
+            frozen = _requires_grad_change(frame, calls, receiver, entry, parsed, fn)
+            out += [frozen] if frozen is not None else []
         grad = _grad_mode_change(frame, calls, entry)
         if grad is not None:  # checked first (the guard tree's root): it is the recompile torch reports there
             out = [grad, *(e for e in out if e.location != grad.location)]
@@ -145,6 +151,78 @@ def _grad_mode_change(frame: Event, calls: list[Site], entry: str) -> Event | No
                                        "step separately if its graph should differ",
                              "changed_value": "grad mode", "once": True})
     return None
+
+
+def _requires_grad_change(frame: Event, calls: list[Site], receiver: str, entry: str, parsed: Parsed,
+                          fn: cst.FunctionDef) -> Event | None:
+    """Parameters frozen or unfrozen between two calls (`p.requires_grad_(epoch > 0)`): each
+    parameter's TENSOR_MATCH checks requires_grad, so the call after the change recompiles."""
+    first = calls[0].kwargs.get(receiver)
+    if first is None or first.kind != V.NN_MODULE:
+        return None
+    base = dict(_parameter_sources(first, f"L[{receiver!r}]"))
+    for site in calls[1:]:
+        module = site.kwargs.get(receiver)
+        if module is None or module.kind != V.NN_MODULE:
+            continue
+        changed = sorted((source for source, value in _parameter_sources(module, f"L[{receiver!r}]")
+                          if source in base and _flag(value) is not None and _flag(base[source]) is not None
+                          and _flag(value) != _flag(base[source])), key=lambda s: (len(s), s))
+        if not changed:
+            continue
+        now, before = _flag(dict(_parameter_sources(module, f"L[{receiver!r}]"))[changed[0]]), _flag(base[changed[0]])
+        also = f" ({len(changed) - 1} more parameters change with it)" if len(changed) > 1 else ""
+        owner = changed[0].removeprefix(f"L[{receiver!r}].").split(".")[0]
+        read = _first_read(parsed, fn, f"{receiver}.{owner}") or frame.location
+        return Event(Action.RECOMPILE, Location(site.display, site.line, site.column), entry, frame=frame.frame,
+                     source=changed[0], variable_tracker="TensorVariable", guard_kind="TENSOR_MATCH",
+                     confidence="high", related=(Related(read, f"guarded here: TENSOR_MATCH on {changed[0]}"),),
+                     detail={"reason": f"called with {changed[0]}.requires_grad={now}, the first compile had "
+                                       f"requires_grad={before}: the parameter's TENSOR_MATCH fails{also}",
+                             "remedy": "freeze or unfreeze parameters before the first compiled call, or expect "
+                                       "one recompile per change",
+                             "changed_value": f"requires_grad={now}", "once": True})
+    return None
+
+
+class _Reads:
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.found: cst.Attribute | None = None
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if self.found is None and dotted(node) == self.name:
+            self.found = node
+
+
+def _first_read(parsed: Parsed, fn: cst.FunctionDef, name: str) -> Location | None:
+    """Where the frame's code first reads `self.backbone`: the module whose parameters are guarded."""
+    reads = _Reads(name)
+    visit(fn.body, reads)
+    if reads.found is None:
+        return None
+    line, column, _, _ = parsed.span(reads.found)
+    return Location(parsed.summary.display, line, column)
+
+
+def _parameter_sources(module: Value, base: str, depth: int = 0) -> list[tuple[str, Value]]:
+    """A module's parameters, each under the Source Dynamo gives it (`L['self'].backbone.bias`)."""
+    if depth > 16:
+        return []
+    found = [(f"{base}.{name}", value) for name, value in module.attrs.items()
+             if value.kind == V.TENSOR and "parameter" in value.attrs]
+    for name, child in module.attrs.items():
+        if child.kind == V.NN_MODULE:
+            found += _parameter_sources(child, f"{base}.{name}", depth + 1)
+    for index, item in enumerate(module.items or []):
+        if item.kind == V.NN_MODULE:
+            found += _parameter_sources(item, f"{base}._modules['{index}']", depth + 1)
+    return found
+
+
+def _flag(value: Value) -> bool | None:
+    flag = value.attrs.get("requires_grad")
+    return bool(flag.value) if flag is not None and flag.known else None
 
 
 _ITEM = re.compile(r"\[\d+\]$")

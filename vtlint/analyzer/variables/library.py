@@ -54,6 +54,8 @@ SCALAR_READS = {"item": "float"}
 DATA_PTR = "<data_ptr>"  # the ref of a DataPtrVariable (`t.data_ptr()`)
 
 
+PARAMETERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
+
 # torch.nn.utils functions that add a hook or a parametrization to a module and return it.
 WRAPS_MODULE = frozenset({f"torch.nn.utils.{n}" for n in (
     "spectral_norm", "weight_norm", "remove_spectral_norm", "remove_weight_norm", "parametrizations.spectral_norm",
@@ -133,6 +135,13 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         for value in args:
             tx.use(value, act, node)
         return V.compute(MATH_FUNCTIONS[name], *[a.value for a in args])  # Dynamo folds it to a constant
+    if name in PARAMETERS:  # nn.Parameter(data, requires_grad=True): a leaf tensor that needs grad
+        wanted = kwargs.get("requires_grad") or (args[1] if len(args) > 1 else V.const(True))
+        return Value(V.TENSOR, pytype=args[0].pytype if args else None, items=args[0].items if args else None,
+                     attrs={"requires_grad": wanted, "parameter": V.const(True)})
+    if tx.eager and name == "Tensor.requires_grad_" and receiver is not None and receiver.kind == V.TENSOR:
+        receiver.attrs["requires_grad"] = args[0] if args else kwargs.get("requires_grad", V.const(True))
+        return receiver
     if tx.eager and name in WRAPS_MODULE and args and args[0].kind == V.NN_MODULE:
         return args[0]  # the same module, with a hook or a parametrization added
     if tx.eager and name in PARSERS and args and args[0].kind == V.CONST and isinstance(args[0].value, str):

@@ -10,7 +10,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.objects import MAPPING_CONTAINERS, children, container_items, container_kind, container_of
 from vtlint.analyzer.sources import attr_source
 from vtlint.analyzer.values import Value
-from vtlint.analyzer.variables.user_defined import MODULE_METHODS, UserDefinedObjectVariable
+from vtlint.analyzer.variables.user_defined import EAGER_MODULE_METHODS, MODULE_METHODS, UserDefinedObjectVariable
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -79,6 +79,11 @@ class NNModuleVariable(UserDefinedObjectVariable):
                     node: cst.Call) -> Value | None:
         """nn.Module's own methods that build the module tree (`register_buffer`, `add_module`,
         `ModuleList.append`, ...): they change `_modules` / attributes, not the graph."""
+        if method in EAGER_MODULE_METHODS and tx.eager:
+            found = parameters_of(self)
+            if method == "parameters":
+                return Value(V.LIST, items=[p for _, p in found])
+            return Value(V.LIST, items=[Value(V.TUPLE, items=[V.const(n), p]) for n, p in found])
         kind = container_of(tx.project, self) if method == "__init__" else None
         if kind is not None and not container_kind(self.ref):
             # `super().__init__(conv, norm, act)` in a subclass of Sequential: the children, in order
@@ -114,6 +119,11 @@ class NNModuleVariable(UserDefinedObjectVariable):
             return Value(V.LIST, items=children(self))
         elif method == "compile" and tx.eager:
             tx.compiles(self, {}, act, node)
+        elif method == "requires_grad_" and tx.eager:
+            flag = args[0] if args else kwargs.get("requires_grad", V.const(True))
+            for _, parameter in parameters_of(self):
+                parameter.attrs["requires_grad"] = flag
+            return self
         elif method in ("train", "eval"):
             mode = method == "train" and (not args or not args[0].known or bool(args[0].value))
             set_training(self, mode, stored=None if tx.eager else tx.stored)
@@ -125,6 +135,19 @@ class NNModuleVariable(UserDefinedObjectVariable):
 
 # Module methods that return the module itself (`model = Net().to(device)`).
 _RETURN_SELF = frozenset({"to", "cuda", "cpu", "float", "half", "double", "bfloat16", "requires_grad_"})
+
+
+def parameters_of(module: Value, prefix: str = "", depth: int = 0) -> list[tuple[str, Value]]:
+    """`module.named_parameters()`: its own parameters, then its children's, as dotted names."""
+    if depth > 16:
+        return []
+    found = [(f"{prefix}{name}", value) for name, value in module.attrs.items()
+             if value.kind == V.TENSOR and "parameter" in value.attrs]
+    children = [(name, value) for name, value in module.attrs.items() if value.kind == V.NN_MODULE]
+    children += [(str(i), item) for i, item in enumerate(module.items or []) if item.kind == V.NN_MODULE]
+    for name, child in children:
+        found += parameters_of(child, f"{prefix}{name}.", depth + 1)
+    return found
 
 
 def set_training(module: Value, mode: bool | None, depth: int = 0, stored: set[tuple[int, str]] | None = None) -> None:

@@ -24,6 +24,10 @@ MODULE_METHODS = frozenset({"register_buffer", "register_parameter", "add_module
                             "requires_grad_", "zero_grad"})
 
 
+# ... and those the eager run models for the calling script only (`for p in model.backbone.parameters()`).
+EAGER_MODULE_METHODS = frozenset({"parameters", "named_parameters"})
+
+
 def qualified(summary: ModuleSummary, qualname: str) -> str:
     return f"{summary.module}.{qualname}" if summary.module else qualname
 
@@ -185,7 +189,7 @@ class UserDefinedObjectVariable(Value):
                 if self.source and value.kind in (V.CONST, V.LIST, V.TUPLE, V.DICT) and not is_module:
                     value = value.with_(source=TypeAttrSource(self.source, name))
                 return value
-        if is_module and name in MODULE_METHODS:
+        if is_module and (name in MODULE_METHODS or (tx.eager and name in EAGER_MODULE_METHODS)):
             return Value(V.LIB, ref=f"torch.nn.Module.{name}", bound_self=self)
         return Value(V.UNKNOWN, source=attr_source(self.source, name), confidence="low")
 
