@@ -1841,4 +1841,19 @@ PROGRAMS: dict[str, str] = {
                     p.requires_grad_(epoch > 0)
                 compiled(torch.ones(2, 4)).sum().backward()
     """,
+    "loop_bound_argument": """
+        import torch
+
+        @torch.compile
+        def power_iteration(a, v, n_iters):
+            for _ in range(n_iters):
+                v = a @ v
+                v = v / v.norm()
+            return v
+
+        def run():
+            a = torch.eye(3) * 2
+            for n in (1, 2, 4):
+                power_iteration(a, torch.ones(3), n)
+    """,
 }

@@ -491,8 +491,9 @@ def _consequence(value: Value, settings: DynamoSettings, source: str,
                 f"value compiles a new graph, up to recompile_limit ({settings.recompile_limit})",
                 "set torch._dynamo.config.allow_unspec_int_on_nn_module = True, or keep it in a tensor", False)
     if detail.get("specialized"):
-        return (f"{source} reaches a torch op as a Python scalar argument, which the compiler specializes: every "
-                f"distinct value compiles a new graph, up to recompile_limit ({settings.recompile_limit})",
+        return (f"{source} is used where its exact value is needed (a torch op's Python scalar argument, which "
+                f"the compiler specializes, or the bound of a loop Dynamo unrolls): every distinct value compiles "
+                f"a new graph, up to recompile_limit ({settings.recompile_limit})",
                 "pass it as a tensor (torch.tensor(lr)) or fold it into tensor arithmetic", False)
     if pytype in ("int", "float") and settings.automatic_dynamic_shapes and settings.dynamic is not False:
         sym = "SymInt" if pytype == "int" else "SymFloat"

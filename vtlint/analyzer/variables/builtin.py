@@ -110,6 +110,10 @@ def _len(tx: Walker, target: Value, act: Act, node: cst.CSTNode) -> Value:
 def _range(tx: Walker, args: list[Value], act: Act, node: cst.CSTNode) -> Value:
     for value in args:
         tx.use(value, act, node)
+        if value.kind == V.CONST and not tx.eager:
+            # a loop bound Dynamo unrolls: a SymInt here is specialized back to its value (guard_int),
+            # so each new value compiles a graph of its own (measured: LAMBDA_GUARD L['n'] == 2)
+            tx.frame.specialized.update(V.origins(value))
     if args and all(a.kind == V.CONST and a.known and isinstance(a.value, int) for a in args):
         return Value(V.RANGE, value=range(*[a.value for a in args]))
     start = args[0] if len(args) > 1 else V.const(0)  # range(n): from 0
