@@ -20,6 +20,7 @@ from vtlint.analyzer.index import Parsed
 from vtlint.analyzer.summary import dotted, literal, resolve
 from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
+from vtlint.findings import Location
 
 COMPILE = {"torch.compile"}
 OPTIMIZE = {"torch._dynamo.optimize"}
@@ -47,6 +48,10 @@ class Site:
     grad_enabled: bool | None = None  # grad mode at the call (Dynamo's GLOBAL_STATE guard), when known
     # a nested function's closure cells as the called closure holds them (frame locals to Dynamo: `L['k']`)
     cells: dict[str, Value] = field(default_factory=dict)
+
+    @property
+    def location(self) -> Location:
+        return Location(self.display, self.line, self.column)
 
 
 @dataclass

@@ -35,7 +35,7 @@ from vtlint.analyzer.files import SourceError, SourceFile, read_source
 from vtlint.analyzer.index import Parsed, Project, parsed_module
 from vtlint.analyzer.recompiles import predict_recompiles
 from vtlint.analyzer.seeding import entry_env, site_value
-from vtlint.analyzer.summary import ModuleSummary, summarize
+from vtlint.analyzer.summary import ModuleSummary, positional_params, summarize
 from vtlint.analyzer.walk import Act, CalleeFrame, TooComplex, Walker
 from vtlint.config import Config, DynamoSettings
 from vtlint.findings import Kind, Level, Location, Notification
@@ -611,7 +611,7 @@ def _kind_of(value: Any) -> str | None:
 
 def _retyping_call(calls: list[Site], fn: cst.FunctionDef) -> tuple[int | None, list[str]]:
     """The first call passing arguments of another type than the first call did, and their names."""
-    params = [p.name.value for p in [*fn.params.posonly_params, *fn.params.params]]
+    params = [p.name.value for p in positional_params(fn)]
     for index, site in enumerate(calls[1:], 1):
         names = [name for name in params
                  if (before := _kind_of(site_value(calls[0], params, name)))
@@ -624,7 +624,7 @@ def _retyping_call(calls: list[Site], fn: cst.FunctionDef) -> tuple[int | None, 
 def _other_modules(calls: list[Site], fn: cst.FunctionDef, limit: int = 2) -> list[int]:
     """The calls whose receiver is a module of another structure than the earlier calls' (other
     children, other attribute values), at most `limit` of them."""
-    params = [p.name.value for p in [*fn.params.posonly_params, *fn.params.params]]
+    params = [p.name.value for p in positional_params(fn)]
     if not params or not calls:
         return []
     seen: set[Any] = set()

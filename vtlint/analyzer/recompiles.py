@@ -23,9 +23,11 @@ import libcst as cst
 from vtlint.analyzer import values as V
 from vtlint.analyzer.entries import EntrySpec, ModuleFacts, Mutation, Site
 from vtlint.analyzer.index import Parsed, Project
-from vtlint.analyzer.summary import dotted, literal
+from vtlint.analyzer.sources import LocalSource
+from vtlint.analyzer.summary import dotted, literal, positional_params
 from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
+from vtlint.analyzer.variables.nn_module import parameters_of
 from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
 from vtlint.trace import Action, Event
@@ -41,7 +43,7 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
     if parsed is None:
         return out
     fn = parsed.functions[spec.qualname]
-    params = [p.name.value for p in [*fn.params.posonly_params, *fn.params.params]]
+    params = [p.name.value for p in positional_params(fn)]
     receiver = None  # a method's `self`: the object the compiled calls were made on
     if "." in spec.qualname and spec.qualname.rpartition(".")[0] in parsed.summary.classes and params:
         receiver, params = params[0], params[1:]
@@ -109,7 +111,7 @@ def _function_change(frame: Event, calls: list[Site], name: str, index: int, set
             continue
         shown = current.ref.rpartition(".")[2]
         others = {v.ref for c in calls[1:] if (v := pick(c)) is not None and v.ref and v.ref != base.ref}
-        return Event(Action.RECOMPILE, Location(site.display, site.line, site.column), entry, frame=frame.frame,
+        return Event(Action.RECOMPILE, site.location, entry, frame=frame.frame,
                      source=f"L[{name!r}]", variable_tracker="UserFunctionVariable", guard_kind="ID_MATCH",
                      guard=f"ID_MATCH: ___check_obj_id(L[{name!r}], ...)", confidence="medium",
                      related=_guarded_at(frame, name, "ID_MATCH"),
@@ -141,7 +143,7 @@ def _grad_mode_change(frame: Event, calls: list[Site], entry: str) -> Event | No
         if first is None or site.grad_enabled is None or site.grad_enabled == first:
             continue
         now = "off (torch.no_grad() / inference_mode)" if not site.grad_enabled else "on"
-        return Event(Action.RECOMPILE, Location(site.display, site.line, site.column), entry, frame=frame.frame,
+        return Event(Action.RECOMPILE, site.location, entry, frame=frame.frame,
                      guard_kind="GLOBAL_STATE", guard="GLOBAL_STATE changed: grad_mode", confidence="high",
                      related=(Related(frame.location, "guarded here: GLOBAL_STATE (grad mode)"),),
                      detail={"reason": f"called with grad mode {now}, the first compile had it "
@@ -160,29 +162,39 @@ def _requires_grad_change(frame: Event, calls: list[Site], receiver: str, entry:
     first = calls[0].kwargs.get(receiver)
     if first is None or first.kind != V.NN_MODULE:
         return None
-    base = dict(_parameter_sources(first, f"L[{receiver!r}]"))
+    base = _requires_grad_by_source(first, receiver)
     for site in calls[1:]:
         module = site.kwargs.get(receiver)
         if module is None or module.kind != V.NN_MODULE:
             continue
-        changed = sorted((source for source, value in _parameter_sources(module, f"L[{receiver!r}]")
-                          if source in base and _flag(value) is not None and _flag(base[source]) is not None
-                          and _flag(value) != _flag(base[source])), key=lambda s: (len(s), s))
+        now = _requires_grad_by_source(module, receiver)
+        changed = sorted((source for source, flag in now.items() if base.get(source, flag) != flag),
+                         key=lambda source: (len(source), source))
         if not changed:
             continue
-        now, before = _flag(dict(_parameter_sources(module, f"L[{receiver!r}]"))[changed[0]]), _flag(base[changed[0]])
         also = f" ({len(changed) - 1} more parameters change with it)" if len(changed) > 1 else ""
         owner = changed[0].removeprefix(f"L[{receiver!r}].").split(".")[0]
         read = _first_read(parsed, fn, f"{receiver}.{owner}") or frame.location
-        return Event(Action.RECOMPILE, Location(site.display, site.line, site.column), entry, frame=frame.frame,
+        return Event(Action.RECOMPILE, site.location, entry, frame=frame.frame,
                      source=changed[0], variable_tracker="TensorVariable", guard_kind="TENSOR_MATCH",
                      confidence="high", related=(Related(read, f"guarded here: TENSOR_MATCH on {changed[0]}"),),
-                     detail={"reason": f"called with {changed[0]}.requires_grad={now}, the first compile had "
-                                       f"requires_grad={before}: the parameter's TENSOR_MATCH fails{also}",
+                     detail={"reason": f"called with {changed[0]}.requires_grad={now[changed[0]]}, the first compile "
+                                       f"had requires_grad={base[changed[0]]}: the parameter's TENSOR_MATCH fails{also}",
                              "remedy": "freeze or unfreeze parameters before the first compiled call, or expect "
                                        "one recompile per change",
-                             "changed_value": f"requires_grad={now}", "once": True})
+                             "changed_value": f"requires_grad={now[changed[0]]}", "once": True})
     return None
+
+
+def _requires_grad_by_source(module: Value, receiver: str) -> dict[str, bool]:
+    """Each parameter's requires_grad, where the walk knows it, by the Source Dynamo guards it under
+    (`L['self'].backbone.bias`)."""
+    out = {}
+    for _, source, parameter in parameters_of(module, LocalSource(receiver)):
+        flag = parameter.attrs.get("requires_grad")
+        if source is not None and flag is not None and flag.known:
+            out[source.name()] = bool(flag.value)
+    return out
 
 
 class _Reads:
@@ -203,26 +215,6 @@ def _first_read(parsed: Parsed, fn: cst.FunctionDef, name: str) -> Location | No
         return None
     line, column, _, _ = parsed.span(reads.found)
     return Location(parsed.summary.display, line, column)
-
-
-def _parameter_sources(module: Value, base: str, depth: int = 0) -> list[tuple[str, Value]]:
-    """A module's parameters, each under the Source Dynamo gives it (`L['self'].backbone.bias`)."""
-    if depth > 16:
-        return []
-    found = [(f"{base}.{name}", value) for name, value in module.attrs.items()
-             if value.kind == V.TENSOR and "parameter" in value.attrs]
-    for name, child in module.attrs.items():
-        if child.kind == V.NN_MODULE:
-            found += _parameter_sources(child, f"{base}.{name}", depth + 1)
-    for index, item in enumerate(module.items or []):
-        if item.kind == V.NN_MODULE:
-            found += _parameter_sources(item, f"{base}._modules['{index}']", depth + 1)
-    return found
-
-
-def _flag(value: Value) -> bool | None:
-    flag = value.attrs.get("requires_grad")
-    return bool(flag.value) if flag is not None and flag.known else None
 
 
 _ITEM = re.compile(r"\[\d+\]$")
@@ -302,7 +294,7 @@ def _tensor_change(frame: Event, calls: list[Site], name: str, index: int, setti
         else:
             why = f"each distinct {what} compiles a graph of its own, up to recompile_limit ({settings.recompile_limit})"
             remedy, once = "pass tensors of one dtype and requires_grad to the compiled function", False
-        return Event(Action.RECOMPILE, Location(site.display, site.line, site.column), entry, frame=frame.frame,
+        return Event(Action.RECOMPILE, site.location, entry, frame=frame.frame,
                      source=f"L[{name!r}]", variable_tracker="TensorVariable", guard_kind="TENSOR_MATCH",
                      guard=text, confidence="medium",
                      related=_guarded_at(frame, name, "TENSOR_MATCH"),
@@ -344,7 +336,7 @@ def _split_source(source: str) -> tuple[tuple[str, str] | None, list[Any]]:
 
 def _event(wrap: Event, site: Site | Location, entry: str, why: str, remedy: str, detail: dict[str, Any],
            related: list[Related]) -> Event:
-    location = site if isinstance(site, Location) else Location(site.display, site.line, site.column)
+    location = site if isinstance(site, Location) else site.location
     return Event(Action.RECOMPILE, location, entry, frame=wrap.frame, source=wrap.source,
                  variable_tracker=wrap.variable_tracker, guard_kind=wrap.guard_kind, guard=wrap.guard,
                  value=wrap.value, confidence=wrap.confidence,

@@ -12,7 +12,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.entries import EntrySpec, Site
 from vtlint.analyzer.index import Parsed
 from vtlint.analyzer.sources import LocalSource
-from vtlint.analyzer.summary import literal
+from vtlint.analyzer.summary import literal, positional_params
 from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.nn_module import set_training
@@ -20,13 +20,9 @@ from vtlint.analyzer.variables.unknown import is_tensor_only_attribute
 from vtlint.analyzer.walk import Walker
 
 
-def entry_params(fn: cst.FunctionDef) -> list[cst.Param]:
-    return [*fn.params.posonly_params, *fn.params.params]
-
-
 def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionDef, calls: list[Site]) -> dict[str, Value]:
     env: dict[str, Value] = {}
-    params = entry_params(fn)
+    params = positional_params(fn)
     summary = parsed.summary
     owner = spec.qualname.rpartition(".")[0]
     is_forward = False
@@ -111,7 +107,7 @@ def _closure_cells(walker: Walker, parsed: Parsed, spec: EntrySpec, env: dict[st
     sites = spec.outer_calls
     first = sites[0] if sites else None
     held = call.cells if call else {}  # the closure the first compiled call was made on
-    for index, param in enumerate(entry_params(fn)):
+    for index, param in enumerate(positional_params(fn)):
         name = param.name.value
         if name in env:
             continue

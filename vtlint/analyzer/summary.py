@@ -154,6 +154,11 @@ def literal(node: cst.BaseExpression, imports: dict[str, str]) -> Value:
     return V.unknown()
 
 
+def positional_params(fn: cst.FunctionDef | cst.Lambda) -> list[cst.Param]:
+    """The parameters a call fills by position (positional-only, then the others), in order."""
+    return [*fn.params.posonly_params, *fn.params.params]
+
+
 def _field_default(node: cst.BaseExpression, imports: dict[str, str]) -> Value:
     """A class-level annotated default; for a dataclass `field(default=...)` or
     `field(default_factory=...)`, the value each instance starts with."""
@@ -167,8 +172,10 @@ def _field_default(node: cst.BaseExpression, imports: dict[str, str]) -> Value:
             if isinstance(arg.value, cst.Lambda):
                 return literal(arg.value.body, imports)
             factory = resolve(dotted(arg.value) or "", imports)
-            if factory in ("list", "dict", "tuple"):
-                return literal({"list": cst.List([]), "dict": cst.Dict([]), "tuple": cst.Tuple([])}[factory], imports)
+            if factory in ("list", "tuple"):
+                return Value(V.LIST if factory == "list" else V.TUPLE, items=[])
+            if factory == "dict":
+                return Value(V.DICT, keys=[], items=[])
             return Value(V.CALL, ref=factory, items=[], attrs={}) if factory else V.unknown()
     return V.unknown()
 

@@ -35,7 +35,7 @@ from vtlint.analyzer.sources import (
     attr_source,
     item_source,
 )
-from vtlint.analyzer.summary import ModuleSummary, dotted
+from vtlint.analyzer.summary import ModuleSummary, dotted, positional_params
 from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.builtin import BUILTIN_NAMES
@@ -932,21 +932,13 @@ class Walker:
                 if spread.kind != V.DICT or spread.keys is None or spread.items is None:
                     return V.unknown("medium")
                 for key, item in zip(spread.keys, spread.items, strict=True):
-                    if key in keys:
-                        items[keys.index(key)] = item
-                    else:
-                        keys.append(key)
-                        items.append(item)
+                    _set_item(keys, items, key, item)
                 continue
             key = self.expr(element.key, act)
             value = self.expr(element.value, act)
             if key.kind != V.CONST or not key.known:
                 return V.unknown("medium")
-            if key.value in keys:
-                items[keys.index(key.value)] = value
-            else:
-                keys.append(key.value)
-                items.append(value)
+            _set_item(keys, items, key.value, value)
         return Value(V.DICT, keys=keys, items=items)
 
     def e_ListComp(self, node: cst.ListComp, act: Act) -> Value:
@@ -1299,7 +1291,7 @@ class Walker:
             # eager code calling the compiled function: Dynamo's frame starts here, with these values
             line, column, _, _ = act.parsed.span(node)
             passed = dict(kwargs)
-            positional = [*fn.params.posonly_params, *fn.params.params]
+            positional = positional_params(fn)
             if func.bound_self is not None and positional:  # the receiver, under its parameter's name
                 passed[positional[0].name.value] = func.bound_self
             site = Site(act.display, line, column, [V.snapshot(a) for a in args],
@@ -1406,7 +1398,7 @@ class Walker:
                 # `def deco(func=None, *, flag=True): ...; return wrapped_fn(func) if func else wrapped_fn`,
                 # applied bare (`@deco`): the function goes to `wrapped_fn`, whose own wrapper is called
                 qual, level, wrapper = f"{qual}.<locals>.{wrapper.name.value}", wrapper, _returned_def(wrapper)
-            params = [*level.params.posonly_params, *level.params.params]
+            params = positional_params(level)
             if wrapper is None or not params:
                 return None
             qual = f"{qual}.<locals>.{wrapper.name.value}"
@@ -1440,7 +1432,7 @@ class Walker:
         (`G['helper'].__defaults__[0]`, `L['self'].up.forward.__kwdefaults__['scale']`), and guarded
         there when used; the defaults tuple's length is guarded at the call."""
         params = fn.params
-        positional = [*params.posonly_params, *params.params]
+        positional = positional_params(fn)
         env: dict[str, Value] = {}
         queue = list(args)
         if func.bound_self is not None and positional:
@@ -1556,13 +1548,28 @@ def _absorbing(op: Any, left: Value, right: Value) -> bool | None:
     return absorbing if any(v.kind == V.CONST and v.known and v.value is absorbing for v in (left, right)) else None
 
 
+def _set_item(keys: list[Any], items: list[Value], key: Any, value: Value) -> None:
+    """`d[key] = value` on a dict kept as parallel keys and items: a key seen before keeps its place."""
+    if key in keys:
+        items[keys.index(key)] = value
+    else:
+        keys.append(key)
+        items.append(value)
+
+
+def _constant_slice(bounds: list[Value | None]) -> slice | None:
+    """`[lower:upper:step]` when every bound given is a known int."""
+    if not all(b is None or (b.kind == V.CONST and b.known and isinstance(b.value, int)) for b in bounds):
+        return None
+    return slice(*(b.value if b is not None else None for b in bounds))
+
+
 def _sequence_slice(sequence: Value, bounds: list[Value | None]) -> Value:
     """`feats[:-1]`, `xs[1:]`: a new list or tuple of the same items, each keeping its Source."""
-    if sequence.items is None or not all(b is None or (b.kind == V.CONST and b.known and isinstance(b.value, int))
-                                         for b in bounds):
+    part = _constant_slice(bounds)
+    if sequence.items is None or part is None:
         return Value(sequence.kind)
-    lower, upper, step = (b.value if b is not None else None for b in bounds)
-    indices = range(len(sequence.items))[lower:upper:step]
+    indices = range(len(sequence.items))[part]
     return Value(sequence.kind, items=[sequence.element(i, sequence.items[i]) for i in indices])  # type: ignore[attr-defined]
 
 
@@ -1573,10 +1580,10 @@ def _module_slice(container: Value, bounds: list[Value | None]) -> Value:
         return V.unknown()
     if container.items is None:  # length unknown: so is the slice's; its first child is the list's
         return Value(V.NN_MODULE, ref=container.ref, sample=found[0], attrs=dict(container.attrs))
-    if not all(b is None or (b.kind == V.CONST and b.known and isinstance(b.value, int)) for b in bounds):
+    part = _constant_slice(bounds)
+    if part is None:
         return Value(V.NN_MODULE, ref=container.ref, sample=found[0] if found else None, attrs=dict(container.attrs))
-    lower, upper, step = (b.value if b is not None else None for b in bounds)
-    return Value(V.NN_MODULE, ref=container.ref, items=found[lower:upper:step], attrs=dict(container.attrs))
+    return Value(V.NN_MODULE, ref=container.ref, items=found[part], attrs=dict(container.attrs))
 
 
 def _membership(key: Value, container: Value) -> bool | None:
@@ -1638,7 +1645,7 @@ def _handler(handlers: Any, name: str | None) -> cst.ExceptHandler:
 
 def _is_decorator(fn: cst.FunctionDef) -> bool:
     """A nested `def wrapped_fn(func)` that returns a def of its own: a decorator, not the wrapper."""
-    params = [*fn.params.posonly_params, *fn.params.params]
+    params = positional_params(fn)
     return len(params) == 1 and not isinstance(fn.params.star_arg, cst.Param) and fn.params.star_kwarg is None \
         and _returned_def(fn) is not None
 

@@ -14,7 +14,7 @@ from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.command_line import PARSER_CLASSES, new_parser
 from vtlint.analyzer.variables.config_text import PARSERS, parse_config_text
 from vtlint.analyzer.variables.data import DATASETS, LOADERS, dataset, loader
-from vtlint.analyzer.variables.tensor import DTYPE_NAMES, MARKS, created, mark
+from vtlint.analyzer.variables.tensor import DTYPE_NAMES, MARKS, created, is_floating, mark, tensor
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -118,7 +118,7 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return V.const(not tx.eager)  # Dynamo answers True while it traces (a constant, no guard)
     if name in ("torch.is_tensor", "torch.is_floating_point") and args and args[0].kind == V.TENSOR \
             and (name == "torch.is_tensor" or args[0].pytype):
-        return V.const(name == "torch.is_tensor" or args[0].pytype.startswith(("float", "bfloat")))
+        return V.const(name == "torch.is_tensor" or bool(is_floating(args[0].pytype)))
     if name == "torch.is_tensor" and args and args[0].kind in (V.CONST, V.LIST, V.TUPLE, V.DICT):
         return V.const(False)  # a Python value's type is guarded already: the answer is a constant
     if name in CONSTANT_FOLD:
@@ -137,8 +137,9 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return V.compute(MATH_FUNCTIONS[name], *[a.value for a in args])  # Dynamo folds it to a constant
     if name in PARAMETERS:  # nn.Parameter(data, requires_grad=True): a leaf tensor that needs grad
         wanted = kwargs.get("requires_grad") or (args[1] if len(args) > 1 else V.const(True))
-        return Value(V.TENSOR, pytype=args[0].pytype if args else None, items=args[0].items if args else None,
-                     attrs={"requires_grad": wanted, "parameter": V.const(True)})
+        made = tensor(args[0].items if args else None, args[0].pytype if args else None, wanted)
+        made.attrs["parameter"] = V.const(True)
+        return made
     if tx.eager and name == "Tensor.requires_grad_" and receiver is not None and receiver.kind == V.TENSOR:
         receiver.attrs["requires_grad"] = args[0] if args else kwargs.get("requires_grad", V.const(True))
         return receiver
@@ -148,9 +149,9 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return parse_config_text(name, args[0].value)
     if tx.eager and name == "Tensor.tolist" and receiver is not None and receiver.kind == V.TENSOR:
         # Python numbers, as many as the tensor holds: a loop over them passes a new one each time
-        number = "float" if (receiver.pytype or "").startswith(("float", "bfloat")) else \
-            "int" if (receiver.pytype or "").startswith(("int", "uint")) else None
-        return Value(V.LIST, attrs={"element": Value(V.CONST, pytype=number or "number", confidence="medium")})
+        number = "float" if is_floating(receiver.pytype) else \
+            "int" if (receiver.pytype or "").startswith(("int", "uint")) else "number"
+        return Value(V.LIST, attrs={"element": Value(V.CONST, pytype=number, confidence="medium")})
     if name == "torch.where" and len(args) == 1 and not kwargs:  # the condition alone: nonzero
         decision = breaks.decide_where_of_condition(tx.settings)
     elif receiver is not None and receiver.kind == V.TENSOR:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from vtlint.analyzer import values as V
 from vtlint.analyzer.objects import MAPPING_CONTAINERS, children, container_items, container_kind, container_of
-from vtlint.analyzer.sources import attr_source
+from vtlint.analyzer.sources import ModuleChildSource, Source, attr_source
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.user_defined import EAGER_MODULE_METHODS, MODULE_METHODS, UserDefinedObjectVariable
 
@@ -82,8 +82,8 @@ class NNModuleVariable(UserDefinedObjectVariable):
         if method in EAGER_MODULE_METHODS and tx.eager:
             found = parameters_of(self)
             if method == "parameters":
-                return Value(V.LIST, items=[p for _, p in found])
-            return Value(V.LIST, items=[Value(V.TUPLE, items=[V.const(n), p]) for n, p in found])
+                return Value(V.LIST, items=[p for _, _, p in found])
+            return Value(V.LIST, items=[Value(V.TUPLE, items=[V.const(n), p]) for n, _, p in found])
         kind = container_of(tx.project, self) if method == "__init__" else None
         if kind is not None and not container_kind(self.ref):
             # `super().__init__(conv, norm, act)` in a subclass of Sequential: the children, in order
@@ -121,7 +121,7 @@ class NNModuleVariable(UserDefinedObjectVariable):
             tx.compiles(self, {}, act, node)
         elif method == "requires_grad_" and tx.eager:
             flag = args[0] if args else kwargs.get("requires_grad", V.const(True))
-            for _, parameter in parameters_of(self):
+            for _, _, parameter in parameters_of(self):
                 parameter.attrs["requires_grad"] = flag
             return self
         elif method in ("train", "eval"):
@@ -137,16 +137,20 @@ class NNModuleVariable(UserDefinedObjectVariable):
 _RETURN_SELF = frozenset({"to", "cuda", "cpu", "float", "half", "double", "bfloat16", "requires_grad_"})
 
 
-def parameters_of(module: Value, prefix: str = "", depth: int = 0) -> list[tuple[str, Value]]:
-    """`module.named_parameters()`: its own parameters, then its children's, as dotted names."""
+def parameters_of(module: Value, source: Source | None = None, prefix: str = "",
+                  depth: int = 0) -> list[tuple[str, Source | None, Value]]:
+    """`module.named_parameters()`: its own parameters, then its children's, each with its dotted name
+    and, read from `source`, the Source Dynamo guards it under (`L['self'].backbone.bias`,
+    `L['self'].layers._modules['0'].weight`)."""
     if depth > 16:
         return []
-    found = [(f"{prefix}{name}", value) for name, value in module.attrs.items()
+    found = [(f"{prefix}{name}", attr_source(source, name), value) for name, value in module.attrs.items()
              if value.kind == V.TENSOR and "parameter" in value.attrs]
     children = [(name, value) for name, value in module.attrs.items() if value.kind == V.NN_MODULE]
     children += [(str(i), item) for i, item in enumerate(module.items or []) if item.kind == V.NN_MODULE]
     for name, child in children:
-        found += parameters_of(child, f"{prefix}{name}.", depth + 1)
+        inner = ModuleChildSource(source, name) if source is not None else None
+        found += parameters_of(child, inner, f"{prefix}{name}.", depth + 1)
     return found
 
 

@@ -71,8 +71,8 @@ _SAME_SHAPE = frozenset({f"{module}.{op}" for module in ("torch", "torch.nn.func
     "softmax", "log_softmax", "relu", "gelu", "silu", "sigmoid", "tanh", "exp", "log", "abs", "neg", "sqrt",
     "rsqrt", "square", "clamp", "dropout", "normalize", "layer_norm")} | {"torch.randn_like", "torch.rand_like",
                                                                            "torch.zeros_like", "torch.ones_like"})
-_CONVERSIONS = {"float": "float32", "double": "float64", "half": "float16", "bfloat16": "bfloat16", "long": "int64",
-                "int": "int32", "bool": "bool"}
+# Tensor methods that convert to a dtype (`x.half()`), named as the dtype's alias is.
+_CONVERSIONS = {method: DTYPE_NAMES[method] for method in ("float", "double", "half", "bfloat16", "long", "int", "bool")}
 
 
 def dtype_of(value: Value | None) -> str | None:
@@ -80,6 +80,11 @@ def dtype_of(value: Value | None) -> str | None:
     if value is None or value.kind != V.LIB or not value.ref or not value.ref.startswith("torch."):
         return None
     return DTYPE_NAMES.get(value.ref.removeprefix("torch."))
+
+
+def is_floating(dtype: str | None) -> bool | None:
+    """Whether a dtype ("bfloat16") is a floating-point one; None when the dtype is not known."""
+    return dtype.startswith(("float", "bfloat")) if dtype else None
 
 
 def _dims(values: list[Value]) -> list[Value] | None:
