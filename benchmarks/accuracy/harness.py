@@ -111,6 +111,9 @@ def run_program(torch: Any, script: Path, folder: Path, backend: str = "eager") 
     """Run `script` as `python script` would, with `folder` first on sys.path; then
     forget the modules it imported from there (model.py of the next program is
     another module) and Dynamo's cache of imported modules (its G['__import_model'])."""
+    # a module of the program named like one already imported (the harness's own `models`) is the
+    # program's while it runs
+    shadowed = {p.stem: sys.modules.pop(p.stem) for p in folder.glob("*.py") if p.stem in sys.modules}
     before = set(sys.modules)
     sys.path.insert(0, str(folder))
     argv = sys.argv
@@ -124,6 +127,7 @@ def run_program(torch: Any, script: Path, folder: Path, backend: str = "eager") 
         for name in set(sys.modules) - before:
             if str(folder) in str(getattr(sys.modules[name], "__file__", "") or ""):
                 del sys.modules[name]
+        sys.modules.update(shadowed)
         cached = getattr(torch._dynamo.symbolic_convert, "_import_module", None)
         if hasattr(cached, "cache_clear"):
             cached.cache_clear()

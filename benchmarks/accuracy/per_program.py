@@ -42,13 +42,12 @@ def rebase(event: Event, prefix: str) -> Event:
                        chain=_move_related(event.chain, prefix), related=_move_related(event.related, prefix))
 
 
-def analyze_each(folders: list[Path], base: Path, entries: list[str] = ()) -> Prediction:  # type: ignore[assignment]
-    """Analyze every folder as its own project; `entries` are named relative to `base`."""
+def analyze_each(folders: list[Path], base: Path) -> Prediction:
+    """Analyze every folder as its own project, with the entries the static pass discovers."""
     merged = Prediction()
     for folder in folders:
         prefix = folder.relative_to(base).as_posix() + "/"
-        mine = tuple(e[len(prefix):] for e in entries if e.startswith(prefix))
-        config = Config(root=folder, entry_points=mine)
+        config = Config(root=folder)
         files = discover([folder], config).files
         try:
             prediction = analyze(files, config, jobs=1, use_cache=True)

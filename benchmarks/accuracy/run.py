@@ -8,8 +8,9 @@ ML engineers write them, run as `python train.py` would). The harness
 (`harness.py`) runs every case once under `torch.compile(backend="eager")` in
 ONE subprocess, through `vtlint.runtime` (TORCH_TRACE + the inline hook), so
 the runtime facts are the ones vtlint itself gathers. The static pass analyzes
-the same files with each case's `forward` as `--entry` (for a program: every
-function the run compiled). Both traces are joined
+the same files with each case's `forward` as `--entry`; a program is analyzed as
+`vtlint check .` would, with the entries the static pass discovers itself (what
+the run compiled and the pass did not find counts as missed). Both traces are joined
 on `Event.key` (DESIGN.md's join key), per kind and per construct.
 
 Only predictions for entries the run compiled are scored; the others are
@@ -159,7 +160,7 @@ def predict(scratch: Path, entries: list[str], corpora: tuple[str, ...], limit: 
         prediction = _analyze_isolated(scratch, paths, [e for e in entries if not e.startswith("programs/")])
     if "programs" in corpora:
         folders = sorted(p for p in (scratch / "programs").glob("*") if p.is_dir())
-        each = analyze_each(folders, scratch, entries)
+        each = analyze_each(folders, scratch)  # as a user runs it: no entry named from the run
         prediction.events += each.events
         prediction.texts.update(each.texts)
     return prediction

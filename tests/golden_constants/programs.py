@@ -1856,4 +1856,259 @@ PROGRAMS: dict[str, str] = {
             for n in (1, 2, 4):
                 power_iteration(a, torch.ones(3), n)
     """,
+    "loss_flags_cache_entries": """
+        import torch
+        import torch.nn.functional as F
+
+        @torch.compile
+        def gan_loss(logits, target_is_real, mode="vanilla", for_discriminator=True, label_smoothing=0.0):
+            if mode == "vanilla":
+                target = (1.0 - label_smoothing) if target_is_real else 0.0
+                return F.binary_cross_entropy_with_logits(logits, torch.full_like(logits, target))
+            if for_discriminator:
+                return F.relu(1.0 - logits).mean() if target_is_real else F.relu(1.0 + logits).mean()
+            return -logits.mean()
+
+        def run():
+            logits = torch.randn(4)
+            for mode in ("vanilla", "hinge"):
+                for _ in range(2):
+                    gan_loss(logits, True, mode, True, 0.1)
+                    gan_loss(logits, False, mode, True, 0.0)
+                    gan_loss(logits, True, mode, False)
+    """,
+    "expert_frames_under_no_grad": """
+        import torch
+        import torch.nn as nn
+
+        class Expert(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+
+            def forward(self, x):
+                return self.fc(x)
+
+        class Experts(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.experts = nn.ModuleList([Expert() for _ in range(2)])
+
+            def forward(self, x, idx):
+                out = torch.zeros_like(x)
+                for i, expert in enumerate(self.experts):
+                    (rows,) = torch.where(idx == i)
+                    if rows.numel() == 0:
+                        continue
+                    out[rows] = expert(x[rows])
+                return out
+
+        def run():
+            layer = torch.compile(Experts())
+            x, idx = torch.randn(6, 4), torch.tensor([0, 1, 0, 1, 0, 1])
+            layer(x, idx)
+            with torch.no_grad():
+                layer(x, idx)
+    """,
+    "generated_sequence_grows": """
+        import torch
+
+        @torch.compile
+        def next_logits(tokens, temperature):
+            return (tokens.float().cumsum(-1)[:, -1:] / temperature).sin()
+
+        def run():
+            tokens = torch.zeros(2, 3, dtype=torch.long)
+            for _ in range(3):
+                logits = next_logits(tokens, 0.7)
+                tokens = torch.cat([tokens, (logits > 0).long()], dim=1)
+    """,
+    "assume_constant_result_helper": """
+        import torch
+
+        @torch._dynamo.assume_constant_result
+        def scale_factor():
+            import importlib.util
+            return 2.0 if importlib.util.find_spec("json") else 1.0
+
+        @torch.compile
+        def f(x):
+            return x * scale_factor()
+
+        def run():
+            f(torch.ones(3))
+    """,
+    "dataclass_replace_config": """
+        import dataclasses
+        import torch
+        import torch.nn as nn
+
+        @dataclasses.dataclass(frozen=True)
+        class Cfg:
+            dim: int = 8
+            heads: int = 2
+            max_len: int = 16
+
+            def with_overrides(self, **kwargs):
+                return dataclasses.replace(self, **kwargs)
+
+        class Attn(nn.Module):
+            def __init__(self, cfg):
+                super().__init__()
+                self.heads, self.max_len = cfg.heads, cfg.max_len
+                self.proj = nn.Linear(cfg.dim, cfg.dim)
+
+            def forward(self, x):
+                b, t, d = x.shape
+                return self.proj(x).view(b, t, self.heads, d // self.heads)[:, : self.max_len]
+
+        def run():
+            cfg = Cfg().with_overrides(heads=4, max_len=12)
+            torch.compile(Attn(cfg))(torch.ones(2, 3, 8))
+    """,
+    "requires_grad_of_compiled_output": """
+        import torch
+        import torch.nn as nn
+
+        class Gen(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+
+            def forward(self, z: torch.Tensor) -> torch.Tensor:
+                return torch.tanh(self.fc(z))
+
+        class Disc(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 1)
+
+            def forward(self, x: torch.Tensor) -> torch.Tensor:
+                return self.fc(x)
+
+        def run():
+            G, D = torch.compile(Gen()), torch.compile(Disc())
+            real = torch.randn(3, 4)
+            with torch.no_grad():
+                fake = G(torch.randn(3, 4))
+            D(real)
+            D(fake)
+            fake = G(torch.randn(3, 4))
+            D(fake).sum().backward()
+    """,
+    "resume_frame_recompiles_alone": """
+        import torch
+        import torch.nn as nn
+
+        @torch.compile
+        def train_step(model, x, lr):
+            loss = model(x).pow(2).mean()
+            loss.backward()
+            with torch.no_grad():
+                for p in model.parameters():
+                    p.add_(p.grad, alpha=-lr)
+                    p.grad = None
+            return loss.detach()
+
+        def run():
+            model = nn.Linear(4, 1)
+            for step in range(4):
+                train_step(model, torch.ones(2, 4), 0.1 / (1 + step))
+    """,
+    "static_and_class_method_defaults": """
+        import torch
+        import torch.nn as nn
+
+        class M(nn.Module):
+            @staticmethod
+            def emb(t, dim, period=10000):
+                return t * period + dim
+
+            def reg(self, t, k=3):
+                return t * k
+
+            @classmethod
+            def cm(cls, t, j=5):
+                return t + j
+
+            def forward(self, t):
+                return self.emb(t, 4) + self.reg(t) + self.cm(t)
+
+        def run():
+            torch.compile(M())(torch.ones(2))
+    """,
+    "lora_injected_by_named_modules": """
+        from collections import OrderedDict
+
+        import torch
+        import torch.nn as nn
+
+        class LoRALinear(nn.Module):
+            def __init__(self, base, r=4, alpha=8.0):
+                super().__init__()
+                self.base = base
+                self.scaling = alpha / r
+                self.lora_a = nn.Parameter(torch.zeros(r, base.in_features))
+                self.lora_b = nn.Parameter(torch.zeros(base.out_features, r))
+                self.enabled = True
+
+            def forward(self, x):
+                out = self.base(x)
+                if self.enabled:
+                    out = out + (x @ self.lora_a.T @ self.lora_b.T) * self.scaling
+                return out
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.body = nn.ModuleDict(dict(
+                    proj=nn.Linear(4, 4),
+                    mlp=nn.Sequential(OrderedDict(fc=nn.Linear(4, 8), act=nn.GELU(), out=nn.Linear(8, 4))),
+                ))
+                self.head = nn.Linear(4, 2)
+
+            def forward(self, x):
+                return self.head(self.body.mlp(self.body.proj(x)))
+
+        def inject(model, targets):
+            for name, module in list(model.named_modules()):
+                for child_name, child in list(module.named_children()):
+                    if isinstance(child, nn.Linear) and child_name in targets:
+                        setattr(module, child_name, LoRALinear(child))
+
+        def set_enabled(model, flag):
+            for m in model.modules():
+                if isinstance(m, LoRALinear):
+                    m.enabled = flag
+
+        def run():
+            model = Net()
+            inject(model, tuple("proj,fc".split(",")))
+            compiled = torch.compile(model)
+            compiled(torch.ones(2, 4))
+            set_enabled(model, False)
+            compiled(torch.ones(2, 4))
+    """,
+    "module_compiled_not_its_class": """
+        import torch
+        import torch.nn as nn
+
+        class Net(nn.Module):
+            def __init__(self, p):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+                self.drop = nn.Dropout(p)
+
+            def forward(self, x):
+                return self.drop(self.fc(x))
+
+        def run():
+            teacher, student = Net(0.1), Net(0.3)
+            teacher.eval()
+            teacher_fwd = torch.compile(teacher)
+            for _ in range(2):
+                with torch.no_grad():
+                    teacher_fwd(torch.ones(2, 4))
+                student(torch.ones(2, 4)).sum().backward()
+    """,
 }

@@ -95,6 +95,10 @@ class ObjectModel:
             keys = given.keys if given.kind == V.DICT else None
             items = given.items if given.kind == V.DICT else None
             return Value(V.NN_MODULE, source=source, ref=ref, keys=keys, items=items, attrs={"training": V.const(True)})
+        if kind == "Sequential" and len(args) == 1 and args[0].kind == V.DICT:
+            # `nn.Sequential(OrderedDict(c_fc=..., gelu=...))`: children by name, run in order
+            return Value(V.NN_MODULE, source=source, ref=ref, keys=args[0].keys, items=args[0].items,
+                         attrs={"training": V.const(True)})
         items, sample = container_items(kind, args)
         return Value(V.NN_MODULE, source=source, ref=ref, items=items, attrs={"training": V.const(True)},
                      sample=sample)

@@ -28,6 +28,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.api import EntryInfo, FileProblem, Prediction
 from vtlint.analyzer.budget import ENTRY_BUDGET_S, OverBudget, time_limit
 from vtlint.analyzer.cache import Cache, digest
+from vtlint.analyzer.cache_entries import replay
 from vtlint.analyzer.chunks import ChunkCache, Positions, parse_chunked
 from vtlint.analyzer.driver import EagerRun, drive
 from vtlint.analyzer.entries import EntrySpec, ModuleFacts, Site, scan, worth_scanning
@@ -514,6 +515,7 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
         spec.outer_calls = [site for callee, sites in facts[spec.display].calls.items()
                             if callee == outer or callee.startswith(f"{outer}(") for site in sites]
     walker = Walker(project, settings, entry, fn.name.value, ENTRY_BUDGET_S)
+    walker.replay_grad_modes = _grad_modes(calls)
     try:
         env = entry_env(walker, parsed, spec, fn, calls)
     except TooComplex as exc:  # building the frame's arguments ran out of the entry's time
@@ -525,13 +527,18 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
     cls = f"{parsed.summary.module}.{spec.qualname.rpartition('.')[0]}" if "." in spec.qualname else None
     events = _walk_frame(walker, Act(parsed, spec.qualname, env, cls=cls), fn, entry, prediction)
     _scan_walked(project, events, facts)
+    if _compiles_nothing(events):
+        prediction.events.extend(_dedupe(events))
+        _walk_callee_frames(project, settings, walker.callee_frames, prediction, 0, walker.replay_grad_modes)
+        return
     recompiles = predict_recompiles(project, spec, settings, events, calls, facts, entry)
-    compiles = _compiles(recompiles, calls, settings)
+    root = fn.name.value
+    compiles = _compiles(_of_frame(recompiles, root), calls, settings)
     retyped, names = _retyping_call(calls, fn)
     counted = retyped is not None and any(r.detail.get("call") == retyped for r in recompiles)
-    if retyped is None:
-        retyped, counted = _first_recompiling_call(calls, recompiles), True
-    if retyped is not None:
+    if retyped is None and _first_recompiling_call(calls, _of_frame(recompiles, root)) is not None:
+        compiles = _replay_cache(project, settings, spec, fn, cls, calls, facts, events, recompiles, prediction)
+    elif retyped is not None:
         # an argument of another type (a tensor, then an int; a value, then None), or the first call
         # that fails a guard (the model switched to eval(), a flag flipped): Dynamo traces the frame
         # again with the new values, and that compile has guards (and recompiles) of its own
@@ -546,7 +553,8 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
         seen = {e.key for e in recompiles}
         more = [e for e in more if e.key not in seen and e.action is Action.RECOMPILE and e.source]
         recompiles += more
-        compiles = min(compiles + _compiles(more, later, settings) - counted, settings.recompile_limit)
+        compiles = min(compiles + _compiles(_of_frame(more, root), later, settings) - counted,
+                       settings.recompile_limit)
     for index in _other_modules(calls, fn):
         # another model of the same class (an experiment's next configuration) fails the guards its
         # attributes and children got: Dynamo traces the frame again for it, with guards of its own
@@ -555,12 +563,46 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
         events += [e for e in other if e.action is not Action.FRAME and e.key not in known]
     for event in events:
         if event.action is Action.FRAME:
-            # the runtime counts graphs over the whole run: every recompile traces them again
+            # the runtime counts graphs over the whole run: every recompile of the entry traces its graphs
+            # again; a resume function is a code object of its own, with its own cache and recompiles
             event.detail["graphs_per_compile"] = event.detail["graph_count"]
-            event.detail["graph_count"] *= compiles
+            event.detail["graph_count"] = sum(
+                compiles if name == event.frame else _compiles([e for e in recompiles if e.frame == name], calls,
+                                                               settings)
+                for name in event.detail["graph_frames"])
             event.detail["compiles"] = compiles
     prediction.events.extend(_dedupe(events + recompiles))
-    _walk_callee_frames(project, settings, walker.callee_frames, prediction, depth=0)
+    _walk_callee_frames(project, settings, walker.callee_frames, prediction, 0, walker.replay_grad_modes)
+
+
+def _replay_cache(project: Project, settings: DynamoSettings, spec: EntrySpec, fn: cst.FunctionDef, cls: str | None,
+                  calls: list[Site], facts: dict[str, ModuleFacts], events: list[Event], recompiles: list[Event],
+                  prediction: Prediction) -> int:
+    """A call fails the first compile's guards: Dynamo's cache replayed over the calls, each compile
+    traced for the call that caused it, so its guards (and what fails them) are its own. Adds the
+    later compiles' events and the recompiles found to `events` and `recompiles`; the entry's compiles."""
+    entry, root = f"{spec.display}:{spec.qualname}", fn.name.value
+
+    def check(traced: list[Event], seed: Site, site: Site) -> list[Event]:
+        return _of_frame(predict_recompiles(project, spec, settings, traced, [seed, site], facts, entry,
+                                            pairwise=True), root)
+
+    cache = replay(calls, events, check,
+                   lambda index: _walk_again(project, settings, spec, fn, cls, calls[index:], prediction),
+                   settings.recompile_limit)
+    known = {e.key for e in events}
+    for compiled in cache.entries[1:]:
+        events += [e for e in compiled.events if e.action is not Action.FRAME and e.key not in known]
+        known |= {e.key for e in compiled.events}
+    pairwise = {e.key for e in predict_recompiles(project, spec, settings, events, calls, facts, entry, pairwise=True)}
+    standing = [e for e in _of_frame(recompiles, root) if e.key not in pairwise]  # assignments, mutations
+    # a guard of an older entry failing again at a later recompile is the same finding
+    seen = {e.source or e.guard_kind for e in recompiles}
+    for reason in cache.reasons:
+        if (reason.source or reason.guard_kind) not in seen:
+            seen.add(reason.source or reason.guard_kind)
+            recompiles.append(reason)
+    return min(len(cache.entries) + _compiles(standing, calls, settings) - 1, settings.recompile_limit)
 
 
 def _scan_walked(project: Project, events: list[Event], facts: dict[str, ModuleFacts]) -> None:
@@ -654,6 +696,23 @@ def _structure(value: Any, depth: int = 4) -> Any:
     return (value.ref, children, attrs)
 
 
+def _of_frame(recompiles: list[Event], frame: str) -> list[Event]:
+    """The recompiles of one code object: the entry's own, or one resume function's."""
+    return [e for e in recompiles if e.frame in (frame, None)]
+
+
+def _grad_modes(calls: list[Site]) -> list[bool]:
+    """The grad modes a frame is called under, in order of first use (grad on when none is known)."""
+    return list(dict.fromkeys(s.grad_enabled for s in calls if s.grad_enabled is not None)) or [True]
+
+
+def _compiles_nothing(events: list[Event]) -> bool:
+    """A frame whose walk finished with no graph (its loop broke, or it has no tensor ops): Dynamo
+    skips its code from then on, so no guard of it is ever checked and nothing recompiles."""
+    frame = next((e for e in events if e.action is Action.FRAME), None)
+    return frame is not None and frame.confidence == "high" and frame.detail.get("graph_count") == 0
+
+
 def _first_recompiling_call(calls: list[Site], recompiles: list[Event]) -> int | None:
     """The first call (after the first) at which a predicted recompile happens."""
     at = {(e.location.path, e.location.line) for e in recompiles if e.action is Action.RECOMPILE}
@@ -693,6 +752,7 @@ def _walk_frame(walker: Walker, act: Act, fn: cst.FunctionDef, entry: str, predi
         Action.FRAME, Location(display, act.parsed.line(fn)), entry, frame=fn.name.value,
         confidence="medium" if result is None else "high",
         detail={"graph_count": result.graph_count if result else 0,
+                "graph_frames": result.graph_frames if result else [],
                 "graph_break_count": result.graph_break_count if result else 0,
                 "frame_skipped": bool(result and result.frame_skipped),
                 "first_reads": {name: list(where) for name, where in walker.first_reads.items()}}))
@@ -702,8 +762,9 @@ def _walk_frame(walker: Walker, act: Act, fn: cst.FunctionDef, entry: str, predi
 
 
 def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list[CalleeFrame],
-                        prediction: Prediction, depth: int) -> None:
-    """Callees whose inlining broke the graph run eagerly, and Dynamo compiles each as its own frame."""
+                        prediction: Prediction, depth: int, grad_modes: list[bool] | None = None) -> None:
+    """Callees whose inlining broke the graph run eagerly, and Dynamo compiles each as its own frame
+    (under the grad modes its caller runs in, when eager code does not show its calls)."""
     if not frames:
         return
     known = {e.key for e in prediction.events}
@@ -714,11 +775,13 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
             continue
         done.add(entry)
         walker = Walker(project, settings, entry, frame.fn.name.value, ENTRY_BUDGET_S)
-        act = Act(frame.parsed, frame.qualname, frame.env(), cls=frame.cls)
-        events = _walk_frame(walker, act, frame.fn, entry, prediction)
         calls = [f.call for f in frames if f.call is not None and f.qualname == frame.qualname
                  and f.parsed is frame.parsed]
-        if len(calls) > 1:  # called again by the eager frame (the next expert of a loop): its recompiles
+        walker.replay_grad_modes = _grad_modes(calls) if calls else grad_modes or [True]
+        act = Act(frame.parsed, frame.qualname, frame.env(), cls=frame.cls)
+        events = _walk_frame(walker, act, frame.fn, entry, prediction)
+        if len(calls) > 1 and not _compiles_nothing(events):
+            # called again by the eager frame (the next expert of a loop): its recompiles
             spec = EntrySpec(frame.parsed.summary.display, frame.qualname, "call", {}, frame.parsed.line(frame.fn))
             recompiles = predict_recompiles(project, spec, settings, events, calls, {}, entry)
             compiles = _compiles(recompiles, calls, settings)
@@ -729,7 +792,8 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
         # the break itself is already reported at the same line from the caller's frame
         prediction.events.extend(e for e in _dedupe(events)
                                  if not (e.action is Action.GRAPH_BREAK and e.key in known))
-        _walk_callee_frames(project, settings, walker.callee_frames, prediction, depth + 1)
+        _walk_callee_frames(project, settings, walker.callee_frames, prediction, depth + 1,
+                            walker.replay_grad_modes)
 
 
 class _CallSites:

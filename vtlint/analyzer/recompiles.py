@@ -37,7 +37,11 @@ _PATH = re.compile(r"\[(\d+|'[^']*')\]|\.(\w+)")
 
 
 def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettings, events: list[Event],
-                       calls: list[Site], facts: dict[str, ModuleFacts], entry: str) -> list[Event]:
+                       calls: list[Site], facts: dict[str, ModuleFacts], entry: str,
+                       pairwise: bool = False) -> list[Event]:
+    """The guards of the compile `events` traced (for `calls[0]`) that later calls fail. `pairwise`:
+    only what a call's own values fail (the check of one cache entry), not the assignments and
+    in-frame mutations that fail a guard whatever the call passes."""
     out: list[Event] = []
     parsed = project.parsed(spec.display)
     if parsed is None:
@@ -59,7 +63,7 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
             continue
         kind, name = root
         found: list[Event] = []
-        if wrap.detail.get("nn_module_attribute") and wrap.detail.get("owner"):
+        if wrap.detail.get("nn_module_attribute") and wrap.detail.get("owner") and not pairwise:
             found = _module_attribute(spec, settings, wrap, mutations, project, entry, walked)
         if not found and calls and kind == "L" and (name in params or name == receiver):
             index = params.index(name) if name in params else None
@@ -73,13 +77,14 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
             key, inner = _global_key(project, spec, name, path)
             found = _changed_values(wrap, calls, lambda site, key=key: site.globals.get(key), inner, settings, entry)
         if not found and kind == "L" and (name.startswith("___stack") or wrap.detail.get("from_item")) \
-                and _called_again(calls):
+                and _called_again(calls) and not pairwise:
             found = [_resumed_value(wrap, calls, settings, entry)]
         out += found
-        if not found and (kind == "G" or (kind == "L" and name in defaults and not path == [])):
+        if not found and (kind == "G" or (kind == "L" and name in defaults and not path == [])) and not pairwise:
             out += _mutated_globals(project, spec, wrap, kind, name, path, defaults, mutations, entry, settings)
-    out += [_grown_in_frame(wrap, calls, settings, entry) for wrap in events if wrap.action is Action.WRAP
-            and wrap.guard_kind == "LENGTH_CHECK" and wrap.detail.get("mutated_in_frame") and _called_again(calls)]
+    if not pairwise:
+        out += [_grown_in_frame(wrap, calls, settings, entry) for wrap in events if wrap.action is Action.WRAP
+                and wrap.guard_kind == "LENGTH_CHECK" and wrap.detail.get("mutated_in_frame") and _called_again(calls)]
     frame = next((e for e in events if e.action is Action.FRAME), None)
     if calls and frame is not None:
         out += _one_per_call([e for i, name in enumerate(params)
@@ -92,7 +97,8 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
             out += [frozen] if frozen is not None else []
         grad = _grad_mode_change(frame, calls, entry)
         if grad is not None:  # checked first (the guard tree's root): it is the recompile torch reports there
-            out = [grad, *(e for e in out if e.location != grad.location)]
+            out = [grad, *(e for e in out if e.location != grad.location
+                           or e.detail.get("call", grad.detail["call"]) != grad.detail["call"])]
     return _fold_instances(_one_per_call(out, _same_call))
 
 
@@ -139,7 +145,7 @@ def _grad_mode_change(frame: Event, calls: list[Site], entry: str) -> Event | No
     GLOBAL_STATE guard fails and the frame compiles again for that grad mode (the eval step of a
     training loop)."""
     first = calls[0].grad_enabled
-    for site in calls[1:]:
+    for number, site in enumerate(calls[1:], 1):
         if first is None or site.grad_enabled is None or site.grad_enabled == first:
             continue
         now = "off (torch.no_grad() / inference_mode)" if not site.grad_enabled else "on"
@@ -151,7 +157,7 @@ def _grad_mode_change(frame: Event, calls: list[Site], entry: str) -> Event | No
                                        "fails and each grad mode compiles a graph of its own (two at most)",
                              "remedy": "expected for a train/eval loop (one extra compile); compile the eval "
                                        "step separately if its graph should differ",
-                             "changed_value": "grad mode", "once": True})
+                             "changed_value": "grad mode", "once": True, "call": number})
     return None
 
 
@@ -233,17 +239,22 @@ def _same_call(event: Event) -> tuple[object, ...]:
     return (event.location, _ITEM.sub("", source)) if _ITEM.search(source) else (event.location, source, id(event))
 
 
-def _guard_order(event: Event) -> tuple[int, int, str, int, str]:
+def _guard_order(event: Event) -> tuple[Any, ...]:
     """Where a guard sits in the guard tree torch checks: guards are installed sorted by
     `Guard.sort_key` (frame locals before globals, then the shorter name, then the name), and the
-    tree gets one subtree per root (`L['batch']`) when its first guard is installed, so of several
-    guards failing at one call torch reports the one whose root comes first (`L['b']` before
-    `L['x']`, `L['top_k']` before `L['temperature']`, `L['batch']['ids']` before `L['temperature']`:
-    measured)."""
+    tree gets one subtree per attribute or item (`L['batch']`, then `L['self'].body.mlp`) when its
+    first guard is installed, the object on the path being guarded before what is read from it. So
+    of several guards failing at one call torch reports the one whose path, at the first step where
+    they part, is the shorter (`L['b']` before `L['x']`, `L['top_k']` before `L['temperature']`,
+    `L['self'].body.mlp.fc.enabled` before `L['self'].body.proj.enabled`: measured)."""
     source = event.source or ""
     root = _ROOT.match(source)
     head = root.group(0) if root else source
-    return (0 if source.startswith("L[") else 1, len(head), head, len(source), source)
+    steps, prefix = [(len(head), head)], head
+    for match in _PATH.finditer(source[len(head):]):
+        prefix += match.group(0)
+        steps.append((len(prefix), prefix))
+    return (0 if source.startswith("L[") else 1, *steps)
 
 
 def _one_per_call(changes: list[Event], key: Callable[[Event], object]) -> list[Event]:
@@ -318,8 +329,14 @@ def _tensor_mismatch(name: str, base: Value, current: Value) -> tuple[str, str] 
     marked = base.attrs.get("dynamic_dims")
     dynamic = set(marked.value) if marked is not None and marked.known else set()
     for i, (a, b) in enumerate(zip(base.items, current.items)):
-        if a.known and b.known and a.value != b.value and i not in dynamic:
+        if i in dynamic:
+            continue
+        if a.known and b.known and a.value != b.value:
             return f"tensor {name!r} size mismatch at index {i}. expected {a.value}, actual {b.value}", "size"
+        longer = b.attrs.get("at_least")  # grown by a concatenation: at least this long
+        if a.known and not b.known and longer is not None and longer.known and longer.value > a.value:
+            return f"tensor {name!r} size mismatch at index {i}. expected {a.value}, actual {longer.value} or more", \
+                "size"
     return None
 
 
@@ -349,17 +366,37 @@ def _follow(value: Value | None, path: list[Any]) -> Value | None:
     for step in path:
         if value is None:
             return None
+        if step == "_modules" and value.kind == V.NN_MODULE:
+            continue  # `L['self'].main._modules['1']`: the children are the module's own
         if isinstance(step, int) and value.kind in (V.LIST, V.TUPLE) and value.items is not None:
             value = value.items[step] if step < len(value.items) else None
         elif value.kind == V.DICT and value.keys is not None and value.items is not None and step in value.keys:
             value = value.items[value.keys.index(step)]
         elif value.kind in (V.OBJECT, V.NN_MODULE) and isinstance(step, str) and step in value.attrs:
             value = value.attrs[step]
+        elif value.kind == V.NN_MODULE and value.keys is not None and value.items is not None and step in value.keys:
+            value = value.items[value.keys.index(step)]  # a ModuleDict's (or named Sequential's) child
         elif value.kind == V.NN_MODULE and value.items is not None and isinstance(step, str) and step.isdigit():
             value = value.items[int(step)] if int(step) < len(value.items) else None  # _modules['0']
         else:
             return None
     return value
+
+
+def _children_changed(base: Value | None, current: Value | None, path: list[Any], source: str) -> str | None:
+    """The first `_modules` on the path whose number of children differs between the two calls'
+    modules (`len(L['self'].main._modules) == 7`), or None."""
+    spelled = _ROOT.match(source)
+    shown = spelled.group(0) if spelled else source
+    for step in path:
+        if base is None or current is None:
+            return None
+        if step == "_modules" and base.kind == current.kind == V.NN_MODULE \
+                and base.items is not None and current.items is not None and len(base.items) != len(current.items):
+            return f"len({shown}._modules) == {len(base.items)}"
+        base, current = _follow(base, [step]), _follow(current, [step])
+        shown += f"[{step!r}]" if isinstance(step, int) or (isinstance(step, str) and step.isdigit()) else f".{step}"
+    return None
 
 
 def _differs(base: Value, current: Value) -> bool:
@@ -412,6 +449,12 @@ def _changed_values(wrap: Event, calls: list[Site], pick: Callable[[Site], Value
     if base is None:
         return []
     for number, site in [*enumerate(calls[1:], 1), *([(0, first)] if first.in_loop else [])]:
+        container = _children_changed(pick(first), pick(site), path, wrap.source or "")
+        if container is not None:  # another structure: torch's length check on the children fails first
+            return [_event(wrap, site, entry, f"called with a module of another structure: {container} fails, so "
+                                              "Dynamo traces the frame again for it",
+                           "compile one model per structure, or expect one compile per model", {"call": number,
+                           "once": False}, []).with_(source=None, guard_kind="LENGTH_CHECK", guard=container)]
         current = _follow(pick(site), path)
         changes_in_loop = current is not None and (current.ref or "").startswith("loop:")
         if changes_in_loop and number and current is not None and current.ref == base.ref:

@@ -12,12 +12,19 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.entries import EntrySpec, Site
 from vtlint.analyzer.index import Parsed
 from vtlint.analyzer.sources import LocalSource
-from vtlint.analyzer.summary import literal, positional_params
+from vtlint.analyzer.summary import dotted, literal, positional_params
 from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.nn_module import set_training
 from vtlint.analyzer.variables.unknown import is_tensor_only_attribute
 from vtlint.analyzer.walk import Walker
+
+
+def _scalar_annotation(param: cst.Param) -> str | None:
+    """`int`, `float`, `bool` or `str` when the parameter is annotated so: a Python number or
+    string (a constant Dynamo guards), not possibly a tensor."""
+    name = dotted(param.annotation.annotation) if param.annotation is not None else None
+    return name if name in ("int", "float", "bool", "str") else None
 
 
 def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionDef, calls: list[Site]) -> dict[str, Value]:
@@ -58,6 +65,8 @@ def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionD
         elif param.default is not None and seen is None:
             default = walker.materialize(literal(param.default, summary.imports), summary, source, None)
             env[name] = default.with_(confidence=_default_confidence(default, first))
+        elif (scalar := _scalar_annotation(param)) is not None:
+            env[name] = Value(V.CONST, source=source, pytype=scalar, confidence="medium")  # `alpha_t: float`
         elif name in tensors or is_forward:
             # nn.Module.forward takes tensors; so does a parameter only tensor methods are called on
             env[name] = Value(V.TENSOR, source=source, confidence="medium")

@@ -42,7 +42,8 @@ from vtlint.analyzer.variables.builtin import BUILTIN_NAMES
 from vtlint.analyzer.variables.config_text import PARSERS
 from vtlint.analyzer.variables.library import DATA_PTR, is_torch_nn_class
 from vtlint.analyzer.variables.lists import RangeVariable
-from vtlint.analyzer.variables.tensor import DTYPE_NAMES
+from vtlint.analyzer.variables.nn_module import parameters_of
+from vtlint.analyzer.variables.tensor import DTYPE_NAMES, grad_of
 from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
 from vtlint.trace import Action, Event
@@ -174,6 +175,7 @@ class WalkResult:
     events: list[Event]
     graph_count: int
     graph_break_count: int
+    graph_frames: list[str]  # the frames (the entry's, its resume functions) whose trace has a graph
     frame_skipped: bool
     notes: list[str]
 
@@ -194,6 +196,10 @@ class Walker:
         self.eager = 0
         self.eager_steps = 0
         self.compiled: set[tuple[str, str]] = set()  # (display, qualname) of the compiled entries
+        # the module objects compiled whole (`torch.compile(teacher)`), by entry: another instance of
+        # the class (the student) runs its forward eagerly
+        self.compiled_modules: dict[tuple[str, str], list[Value]] = {}
+        self.compiled_functions: set[tuple[str, str]] = set()  # compiled as functions: every call
         self.recorded: list[tuple[tuple[str, str], Site]] = []  # their calls, when eager code makes them
         self.entered: set[tuple[str, str]] = set()  # (display, qualname) of every function the walk went into
         self.global_objects: dict[str, Value] = {}  # module globals holding objects ("display:name")
@@ -211,6 +217,7 @@ class Walker:
         self.callee_frames: list[CalleeFrame] = []
         self.direct_calls: list[CalleeFrame] = []  # a skipped frame's own calls of project functions
         self.replaying = False  # running a skipped frame eagerly, for the calls it makes
+        self.replay_grad_modes: list[bool] = [True]  # the grad modes the compiled calls run under, in order
         self.local_names: dict[str, str] = {}  # nested functions and decorator wrappers: their __qualname__
         self.function_sources: dict[tuple[str, str], Source] = {}  # each function's first Source in the frame
         self.module_sources: dict[str, Source] = {}  # each library module's first Source in the frame
@@ -355,14 +362,20 @@ class Walker:
     def _calls_run_eagerly(self, act: Act, body: cst.BaseSuite, initial: dict[str, Value]) -> list[CalleeFrame]:
         """The project functions a skipped frame calls, the whole frame run once in eager mode."""
         events, self.direct_calls, self.replaying = self.events, [], True
+        grad_enabled = self.grad_enabled
         self.eager += 1
         try:
-            self.block(body, Act(act.parsed, act.qualname, dict(initial), cls=act.cls, closure=act.closure))
-        except WalkAborted[:-1]:
-            pass  # what ran before it stopped still made its calls
+            # once per grad mode the frame is called under (a training step, then evaluation under
+            # torch.no_grad()): each callee frame's GLOBAL_STATE guard sees both
+            for mode in self.replay_grad_modes:
+                self.grad_enabled = mode
+                try:
+                    self.block(body, Act(act.parsed, act.qualname, dict(initial), cls=act.cls, closure=act.closure))
+                except WalkAborted[:-1]:
+                    pass  # what ran before it stopped still made its calls
         finally:
             self.eager -= 1
-            self.events, self.replaying = events, False
+            self.events, self.replaying, self.grad_enabled = events, False, grad_enabled
         return self.direct_calls
 
     # entry ---------------------------------------------------------------------
@@ -383,12 +396,12 @@ class Walker:
         except (_LoopBreak, _LoopContinue, _InlinedBreak, _GuessedBreak):
             pass
         # a frame whose trace put no tensor op in its graph compiles no graph (explain counts 0)
-        graphs = 0 if skipped else sum(1 for f in self.frames if f.graph_ops)
+        graph_frames = [] if skipped else [f.name for f in self.frames if f.graph_ops]
         specialized = {(f.name, source.name()) for f in self.frames for source in f.specialized}
         for event in self.events:
             if event.action is Action.WRAP and (event.frame, event.source) in specialized:
                 event.detail["specialized"] = True
-        return WalkResult(self.events, graphs, self.breaks, skipped, self.notes)
+        return WalkResult(self.events, len(graph_frames), self.breaks, graph_frames, skipped, self.notes)
 
     # statements ----------------------------------------------------------------
     def block(self, suite: cst.BaseSuite | list[cst.BaseStatement], act: Act) -> None:
@@ -509,36 +522,44 @@ class Walker:
 
     def _uncertain_paths(self, first: cst.BaseSuite | list[cst.BaseStatement] | None,
                          second: cst.BaseSuite | list[cst.BaseStatement] | None, lazy: bool, act: Act) -> None:
-        """Two paths the walk cannot choose between; the walk returns only when both do."""
+        """Two paths the walk cannot choose between; the walk returns (or goes round its loop) only
+        when both do."""
         before = dict(act.env)
         self.uncertain += 1
         try:
-            returned = first is not None and self._branch(first, act)
+            ended = self._branch(first, act) if first is not None else None
             fell_through = False
-            if returned or not lazy:
-                second_returned = second is not None and self._branch(second, act)
-                fell_through = lazy and not second_returned  # the code below runs only if the guess is wrong
-                returned = second_returned and (returned or lazy)
+            if ended or not lazy:
+                other = self._branch(second, act) if second is not None else None
+                fell_through = lazy and not other  # the code below runs only if the guess is wrong
+                ended = other if other and (ended or lazy) else None
+                if ended and ended != "continue" and "continue" in (other, ended):
+                    ended = "continue"
                 _forget_branch_constants(act.env, before)
         finally:
             self.uncertain -= 1
-        if returned:
+        if ended == "continue":
+            raise _LoopContinue
+        if ended:
             raise _Return(V.unknown("medium"))
         if fell_through:
             self.uncertain += 1  # until the enclosing block ends (block() restores it)
 
-    def _branch(self, body: cst.BaseSuite | list[cst.BaseStatement], act: Act) -> bool:
-        """One of two paths the walk cannot choose between; True when it returned.
-        A return there does not end the walk: the other path goes on."""
+    def _branch(self, body: cst.BaseSuite | list[cst.BaseStatement], act: Act) -> str | None:
+        """One of two paths the walk cannot choose between; how it ended ("return", "continue"),
+        None when it falls through. A return or `continue` there does not end the walk: the other
+        path goes on."""
         callee_frames = len(self.callee_frames)
         try:
             self.block(body, act)
         except _Return:
-            return True
+            return "return"
+        except _LoopContinue:
+            return "continue"
         except _GuessedBreak:
             del self.callee_frames[callee_frames:]  # callees broken on this path are no frames of their own
-            return True
-        return False
+            return "return"
+        return None
 
     def match_stmt(self, stmt: cst.Match, act: Act) -> None:
         """`match`: a subject the walk knows picks its case (Dynamo guards the subject and traces
@@ -636,9 +657,19 @@ class Walker:
                 # run once here, zero or many times in the program: what the body assigns is not known
                 _forget_branch_constants(act.env, before)
             else:
-                for element in elements[:MAX_UNROLL]:
+                before, start, recorded = dict(act.env), self.eager_steps, len(self.recorded)
+                unrolled = elements[:MAX_UNROLL]
+                for done, element in enumerate(unrolled, 1):
                     self.assign(stmt.target, element, act)
                     if self._loop_body(stmt.body, act):
+                        break
+                    projected = (self.eager_steps - start) / done * len(unrolled)
+                    if self.eager and len(self.recorded) == recorded and done < len(unrolled) and \
+                            projected > (MAX_EAGER_STEPS - start) / 2:
+                        # an eager loop that calls nothing compiled and would take most of what is left
+                        # (pre-training without compile): the rest of the program, where the compiled
+                        # calls are, gets the budget; what its later iterations assign is not known
+                        _forget_branch_constants(act.env, before)
                         break
         finally:
             act.loops -= 1
@@ -1057,7 +1088,8 @@ class Walker:
             for side in (left, right):
                 self.use(side, act, node)
             self.frame.graph_ops += 1
-            return Value(V.TENSOR)
+            flag = grad_of([left, right], self.grad_enabled) if self.eager else None
+            return Value(V.TENSOR, attrs={"requires_grad": flag} if flag is not None else {})
         if left.kind == right.kind == V.CONST:
             self.use(left, act, node)
             self.use(right, act, node)
@@ -1252,6 +1284,10 @@ class Walker:
         key = self.compiled_key(target)
         if key is None:
             return
+        if target.kind == V.NN_MODULE:
+            self.compiled_modules.setdefault(key, []).append(target)
+        else:
+            self.compiled_functions.add(key)
         self.compiled.add(key)
         options = {k: v.value for k, v in kwargs.items() if v.kind == V.CONST and v.known}
         self.discovered.setdefault(key, (options, act.display, act.parsed.line(node)))
@@ -1287,7 +1323,8 @@ class Walker:
         if resolved is None:
             return V.unknown()
         parsed, fn, closure, cls, qualname = resolved
-        if self.eager and (parsed.summary.display, qualname) in self.compiled:
+        if self.eager and (parsed.summary.display, qualname) in self.compiled and self._compiled_receiver(
+                (parsed.summary.display, qualname), func.bound_self):
             # eager code calling the compiled function: Dynamo's frame starts here, with these values
             line, column, _, _ = act.parsed.span(node)
             passed = dict(kwargs)
@@ -1300,11 +1337,15 @@ class Walker:
                         grad_enabled=self.grad_enabled,
                         cells={k: V.snapshot(closure[k]) for k in _names_read(fn) if k in closure})
             self.recorded.append(((parsed.summary.display, qualname), site))
-            return V.unknown("medium")
+            return self._compiled_result(fn, func.bound_self)
         decorators = parsed.summary.functions.get(qualname)
         if decorators and any(breaks.is_disabled_decorator(d) for d in decorators.decorators):
             self.graph_break(act, node, breaks.decide_disabled_call(qualname), qualname)
             return V.unknown()
+        if not self.eager and decorators and any(self._marks_constant(parsed, d) for d in decorators.decorators):
+            # `assume_constant_result` (`_dynamo_marked_constant`): Dynamo calls it eagerly while tracing
+            # and bakes its result; nothing inside is traced, so nothing there breaks the graph
+            return Value(V.CONST, confidence="medium")
         if isinstance(fn, cst.FunctionDef):
             wrapped = self._decorator_wrapper(parsed, fn, func)
             if wrapped is not None:
@@ -1329,6 +1370,7 @@ class Walker:
             # layer): Dynamo reuses the VariableTracker it built first, so its defaults keep that Source
             first = self.function_sources.setdefault(key, func.source)
             func = func.with_(source=first) if first != func.source else func
+        attempt = len(self.events)
         env = self.bind(fn, func, args, kwargs, parsed, act, node)
         self.entered.add((parsed.summary.display, qualname))
         link = Related(self.loc(act, node), f"{'in a loop: ' if act.loops else ''}calls {callee.rpartition(':')[2]}")
@@ -1357,10 +1399,47 @@ class Walker:
             # the caller breaks at this call; the callee, called eagerly, is compiled as its own frame
             if isinstance(fn, cst.FunctionDef):
                 self.callee_frames.append(CalleeFrame(parsed, qualname, fn, bound, cls))
+            if act.depth == 0:
+                # Dynamo restarts the frame's analysis and traces the call as a break, not inlined:
+                # the guards the failed attempt installed are gone with it
+                self.events[attempt:] = [e for e in self.events[attempt:] if e.action is not Action.WRAP]
             raise
         finally:
             self.inlining.pop()
             self.grad_enabled = grad_enabled
+
+    def _compiled_receiver(self, key: tuple[str, str], receiver: Value | None) -> bool:
+        """Whether this call goes through a compiled object: any call of a compiled function, and the
+        forward of a module compiled whole only when called on that module."""
+        modules = self.compiled_modules.get(key)
+        return key in self.compiled_functions or modules is None or any(receiver is m for m in modules)
+
+    def _compiled_result(self, fn: cst.FunctionDef | cst.Lambda, receiver: Value | None) -> Value:
+        """What a compiled call hands back to eager code, where the function's annotation says it is a
+        tensor: one that requires grad when grad mode is on and the module has trainable parameters
+        (`fake = G(noise)` then `D(fake)`), and does not under torch.no_grad()."""
+        returns = fn.returns if isinstance(fn, cst.FunctionDef) else None
+        if returns is None or dotted(returns.annotation) not in ("torch.Tensor", "Tensor"):
+            return V.unknown("medium")
+        if self.grad_enabled is False:
+            return Value(V.TENSOR, attrs={"requires_grad": V.const(False)})
+        trainable = receiver is not None and receiver.kind == V.NN_MODULE and any(
+            (flag := parameter.attrs.get("requires_grad")) is None or (flag.known and flag.value)
+            for _, _, parameter in parameters_of(receiver))
+        return Value(V.TENSOR, attrs={"requires_grad": V.const(True)} if self.grad_enabled and trainable else {})
+
+    def _marks_constant(self, parsed: Parsed, decorator: str) -> bool:
+        """`@torch._dynamo.assume_constant_result`, or a decorator that sets the attribute it sets
+        (transformers' `_make_compile_constant`)."""
+        name = decorator.split("(")[0]
+        if name in ASSUME_CONSTANT:
+            return True
+        found = self.project.function(self.project.qualify(parsed.summary, name))
+        if found is None:
+            return False
+        where = self.project.parsed(found[0].display)
+        node = where.functions.get(found[1].qualname) if where is not None else None
+        return isinstance(node, cst.FunctionDef) and "_dynamo_marked_constant" in where.module.code_for_node(node)
 
     def callee_name(self, parsed: Parsed, code_name: str) -> str:
         if self.project.is_library(parsed.summary.display):
@@ -1473,12 +1552,16 @@ class Walker:
         """An object built with an argument nobody shows (`GPT2Model(config)` with the config from a
         file): annotated with a class of the project (`config: GPT2Config`), it is an instance of that
         class whose attribute values are unknown (opaque), while its methods and its `__getattribute__`
-        are known."""
+        are known. One annotated `int`, `float`, `bool` or `str` is a Python scalar of unknown value
+        (`num_tokens: int` given `x.shape[0]`), not possibly a tensor."""
         for param in [*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params]:
             value = env.get(param.name.value)
             if value is None or value.kind != V.UNKNOWN or value.ref or param.annotation is None:
                 continue
             name = dotted(param.annotation.annotation)
+            if name in _SCALAR_ANNOTATIONS:
+                env[param.name.value] = Value(V.CONST, pytype=name, confidence="medium")
+                continue
             found = self.project.klass(self.project.qualify(parsed.summary, name)) if name else None
             if found is None:
                 continue
@@ -1498,6 +1581,8 @@ class Walker:
 
 
 _MUTABLE = (V.OBJECT, V.NN_MODULE, V.LIST, V.DICT)
+_SCALAR_ANNOTATIONS = frozenset({"int", "float", "bool", "str"})
+ASSUME_CONSTANT = frozenset({"torch._dynamo.assume_constant_result", "torch._dynamo.decorators.assume_constant_result"})
 _READS = (cst.Name, cst.Attribute, cst.Subscript)  # expressions that read a value from outside
 
 

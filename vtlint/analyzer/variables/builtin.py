@@ -9,6 +9,7 @@ from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.dicts import dict_of
+from vtlint.analyzer.variables.nn_module import set_child
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -38,6 +39,8 @@ class BuiltinVariable(Value):
                       node: cst.Call) -> Value:
         name = self.ref or ""
         tensors = any(a.kind == V.TENSOR for a in [*args, *kwargs.values()])
+        if tx.eager and name in ("int", "float", "bool") and args and args[0].kind == V.TENSOR:
+            return Value(V.CONST, pytype=name)  # eager `float(t)`: a Python number of unknown value
         decision = breaks.decide_builtin(name, tx.settings, tensor_args=tensors)
         if decision.action == "graph-break":
             tx.graph_break(act, node, decision, name)
@@ -49,7 +52,11 @@ class BuiltinVariable(Value):
         if name in _SEQUENCES:
             return _sequence(tx, name, args, act, node)
         if name == "isinstance":
-            return Value(V.CONST, pytype="bool")
+            return _isinstance(tx, args)
+        if name == "setattr" and tx.eager and len(args) == 3 and args[1].known and isinstance(args[1].value, str) \
+                and args[0].kind in (V.NN_MODULE, V.OBJECT):
+            set_child(args[0], args[1].value, args[2])  # `setattr(parent, "c_attn", LoRALinear(child))`
+            return V.const(None)
         if name == "dict":
             return dict_of(args, kwargs)
         if name in ("getattr", "hasattr") and len(args) >= 2 and args[1].kind == V.CONST and args[1].known \
@@ -77,6 +84,24 @@ class BuiltinVariable(Value):
         if name in ("int", "float", "bool", "str"):
             return Value(V.CONST, pytype=name)  # its value unknown, its type certain
         return Value(V.CONST) if name in PURE_BUILTINS else V.unknown()
+
+
+def _isinstance(tx: Walker, args: list[Value]) -> Value:
+    """`isinstance(m, nn.Linear)` on an object whose class the walk knows: its MRO decides (a constant,
+    as Dynamo folds it); otherwise a bool of unknown value."""
+    if len(args) != 2 or args[0].kind not in (V.NN_MODULE, V.OBJECT) or not args[0].ref:
+        return Value(V.CONST, pytype="bool")
+    wanted = args[1].items if args[1].kind == V.TUPLE and args[1].items is not None else [args[1]]
+    found = tx.objects.resolve_class(args[0].ref)
+    targets = [tx.objects.resolve_class(w.ref) if w.ref and w.kind in (V.CLASS, V.LIB) else None for w in wanted]
+    if found is None or any(t is None for t in targets):
+        return Value(V.CONST, pytype="bool")
+    chain = {(m.display, c.qualname) for m, c in tx.project.mro(found[1], found[2])}
+    if any((t[1].display, t[2].qualname) in chain for t in targets if t is not None):
+        return V.const(True)
+    unread = [b for b in tx.project.external_bases(found[1], found[2])
+              if b.rpartition(".")[2] not in ("Module", "object")]
+    return Value(V.CONST, pytype="bool") if unread else V.const(False)  # a base the walk cannot read may match
 
 
 def _named_attribute(tx: Walker, name: str, args: list[Value], act: Act, node: cst.CSTNode) -> Value:

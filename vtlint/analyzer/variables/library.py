@@ -14,7 +14,8 @@ from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.command_line import PARSER_CLASSES, new_parser
 from vtlint.analyzer.variables.config_text import PARSERS, parse_config_text
 from vtlint.analyzer.variables.data import DATASETS, LOADERS, dataset, loader
-from vtlint.analyzer.variables.tensor import DTYPE_NAMES, MARKS, created, is_floating, mark, tensor
+from vtlint.analyzer.variables.dicts import dict_of
+from vtlint.analyzer.variables.tensor import DTYPE_NAMES, MARKS, created, grad_of, is_floating, mark, tensor
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -66,6 +67,8 @@ MATH_FUNCTIONS = {f"math.{n}": getattr(math, n) for n in (
     "cos", "sin", "tan", "acos", "asin", "atan", "atan2", "cosh", "sinh", "tanh", "exp", "expm1", "log", "log2",
     "log10", "log1p", "sqrt", "pow", "floor", "ceil", "trunc", "fabs", "hypot", "isqrt", "gcd", "radians",
     "degrees", "isinf", "isnan", "isfinite", "copysign", "fmod", "prod", "lcm", "comb", "perm", "factorial")}
+_INT_MATH = frozenset({"math.floor", "math.ceil", "math.trunc", "math.isqrt", "math.gcd", "math.lcm", "math.comb",
+                       "math.perm", "math.factorial"})
 MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf}
 
 
@@ -131,10 +134,21 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return args[0].with_(attrs={**args[0].attrs, **kwargs})  # partial(torch.compile, mode=...): a compiler
     if name in MARKS and tx.eager:
         return mark(MARKS[name], args)
+    if name == "collections.OrderedDict":
+        return dict_of(args, kwargs)
+    if name.startswith("str.") and receiver is not None and receiver.known and isinstance(receiver.value, str):
+        return _str_method(tx, name.removeprefix("str."), receiver, args, kwargs, act, node)
+    if tx.eager and name == "dataclasses.replace" and args and args[0].kind == V.OBJECT and args[0].ref:
+        return _replaced(tx, args[0], kwargs)
     if name in MATH_FUNCTIONS and args and all(a.kind == V.CONST and a.known for a in args) and not kwargs:
         for value in args:
             tx.use(value, act, node)
         return V.compute(MATH_FUNCTIONS[name], *[a.value for a in args])  # Dynamo folds it to a constant
+    if name in MATH_FUNCTIONS and args and all(a.kind == V.CONST for a in args) and not kwargs:
+        for value in args:
+            tx.use(value, act, node)
+        # a Python number of a value the walk does not know: still folded, no graph op
+        return Value(V.CONST, pytype="int" if name in _INT_MATH else "float", origins=V.origins(*args))
     if name in PARAMETERS:  # nn.Parameter(data, requires_grad=True): a leaf tensor that needs grad
         wanted = kwargs.get("requires_grad") or (args[1] if len(args) > 1 else V.const(True))
         made = tensor(args[0].items if args else None, args[0].pytype if args else None, wanted)
@@ -195,10 +209,42 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
                 tx.frame.specialized.update(V.origins(value))
         if name.endswith((".size", ".dim", ".numel", "Tensor.size", "Tensor.dim")):
             return Value(V.CONST, pytype="int")
-        return created(name, args, kwargs, receiver)
+        result = created(name, args, kwargs, receiver)
+        if tx.eager and result.kind == V.TENSOR and "requires_grad" not in result.attrs:
+            flag = grad_of([receiver, *args, *kwargs.values()], tx.grad_enabled)
+            if flag is not None:
+                result.attrs["requires_grad"] = flag
+        return result
     if decision.variable_tracker == "DataPtrVariable":
         return Value(V.UNKNOWN, ref=DATA_PTR, confidence="medium")
     return instance_of(name, receiver)
+
+
+def _str_method(tx: Walker, method: str, text: Value, args: list[Value], kwargs: dict[str, Value], act: Act,
+                node: cst.Call) -> Value:
+    """`"c_attn,c_proj".split(",")` on a known string: the result, as Dynamo folds it (the string's
+    guard is installed where it is used)."""
+    tx.use(text, act, node)
+    values = [*args, *kwargs.values()]
+    if not all(v.kind == V.CONST and v.known for v in values) and not (
+            method == "join" and args and args[0].items is not None and all(i.known for i in args[0].items)):
+        return V.unknown()
+    if method == "join":
+        return V.const(text.value.join(str(i.value) for i in args[0].items or []))
+    result = getattr(text.value, method)(*[a.value for a in args], **{k: v.value for k, v in kwargs.items()})
+    if isinstance(result, list | tuple):
+        return Value(V.LIST if isinstance(result, list) else V.TUPLE, items=[V.const(r) for r in result])
+    return V.const(result)
+
+
+def _replaced(tx: Walker, instance: Value, changes: dict[str, Value]) -> Value:
+    """`dataclasses.replace(cfg, max_seq_len=48)`: a new instance built from the fields of `cfg`
+    with the changes (its `__post_init__` runs again)."""
+    found = tx.project.klass(instance.ref or "")
+    if found is None:
+        return V.unknown()
+    fields = {name: instance.attrs[name] for name in found[1].class_attrs if name in instance.attrs}
+    return tx.objects.instantiate(instance.ref or "", [], {**fields, **changes}, None)
 
 
 def _compile(tx: Walker, compiler: Value, args: list[Value], kwargs: dict[str, Value], act: Act,

@@ -24,6 +24,10 @@ class NNModuleVariable(UserDefinedObjectVariable):
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
         if container_of(tx.project, self) and name in MODULE_METHODS:  # modelled natively, not read from torch
             return Value(V.LIB, ref=f"torch.nn.Module.{name}", bound_self=self)
+        if self.keys is not None and name in self.keys and container_of(tx.project, self):
+            found = children(self)  # `self.transformer.drop`: a ModuleDict's child by attribute
+            if found is not None:
+                return found[self.keys.index(name)]
         if self.ref and tx.project.klass(self.ref):
             return super().var_getattr(tx, name, act, node)
         # a torch.nn module whose class the walk cannot read: parameters are tensors, calls graph nodes
@@ -80,10 +84,12 @@ class NNModuleVariable(UserDefinedObjectVariable):
         """nn.Module's own methods that build the module tree (`register_buffer`, `add_module`,
         `ModuleList.append`, ...): they change `_modules` / attributes, not the graph."""
         if method in EAGER_MODULE_METHODS and tx.eager:
-            found = parameters_of(self)
-            if method == "parameters":
-                return Value(V.LIST, items=[p for _, _, p in found])
-            return Value(V.LIST, items=[Value(V.TUPLE, items=[V.const(n), p]) for n, _, p in found])
+            return _module_tree(self, method)
+        if method == "apply" and tx.eager and args:
+            # `model.apply(init_weights)`: every submodule, children before their parent
+            for module in _post_order(self):
+                tx.call(args[0], [module], {}, act, node)
+            return self
         kind = container_of(tx.project, self) if method == "__init__" else None
         if kind is not None and not container_kind(self.ref):
             # `super().__init__(conv, norm, act)` in a subclass of Sequential: the children, in order
@@ -146,12 +152,63 @@ def parameters_of(module: Value, source: Source | None = None, prefix: str = "",
         return []
     found = [(f"{prefix}{name}", attr_source(source, name), value) for name, value in module.attrs.items()
              if value.kind == V.TENSOR and "parameter" in value.attrs]
-    children = [(name, value) for name, value in module.attrs.items() if value.kind == V.NN_MODULE]
-    children += [(str(i), item) for i, item in enumerate(module.items or []) if item.kind == V.NN_MODULE]
-    for name, child in children:
+    for name, child in named_children(module):
         inner = ModuleChildSource(source, name) if source is not None else None
         found += parameters_of(child, inner, f"{prefix}{name}.", depth + 1)
     return found
+
+
+def named_children(module: Value) -> list[tuple[str, Value]]:
+    """`module.named_children()`: its submodules in registration order (a container's by index or
+    key)."""
+    found = [(name, value) for name, value in module.attrs.items() if value.kind == V.NN_MODULE]
+    keys = module.keys if module.keys is not None else [str(i) for i in range(len(module.items or []))]
+    return found + [(str(k), item) for k, item in zip(keys, module.items or []) if item.kind == V.NN_MODULE]
+
+
+def named_modules(module: Value, prefix: str = "", seen: set[int] | None = None,
+                  depth: int = 0) -> list[tuple[str, Value]]:
+    """`module.named_modules()`: the module, then every submodule depth first, each once."""
+    seen = set() if seen is None else seen
+    if id(module) in seen or depth > 32:
+        return []
+    seen.add(id(module))
+    out = [(prefix, module)]
+    for name, child in named_children(module):
+        out += named_modules(child, f"{prefix}.{name}" if prefix else name, seen, depth + 1)
+    return out
+
+
+def _post_order(module: Value, depth: int = 0) -> list[Value]:
+    """The order `nn.Module.apply` visits: each child's subtree, then the module."""
+    if depth > 32:
+        return []
+    return [m for _, child in named_children(module) for m in _post_order(child, depth + 1)] + [module]
+
+
+def _module_tree(module: Value, method: str) -> Value:
+    """What eager code iterates to change a model in place (LoRA injection, freezing, dropout off):
+    `parameters()`, `named_parameters()`, `children()`, `named_children()`, `modules()`,
+    `named_modules()`."""
+    if method in ("parameters", "named_parameters"):
+        found = [(n, p) for n, _, p in parameters_of(module)]
+    elif method in ("children", "named_children"):
+        found = named_children(module)
+    else:
+        found = named_modules(module)
+    if method.startswith("named_"):
+        return Value(V.LIST, items=[Value(V.TUPLE, items=[V.const(n), v]) for n, v in found])
+    return Value(V.LIST, items=[v for _, v in found])
+
+
+def set_child(module: Value, name: str, value: Value) -> None:
+    """`setattr(parent, "c_attn", LoRALinear(...))`: the child (or attribute) replaced in place."""
+    if module.keys is not None and name in module.keys and module.items is not None:
+        module.items[module.keys.index(name)] = value
+    elif module.keys is None and module.items is not None and name.isdigit() and int(name) < len(module.items):
+        module.items[int(name)] = value
+    else:
+        module.attrs[name] = value.with_(source=None)
 
 
 def set_training(module: Value, mode: bool | None, depth: int = 0, stored: set[tuple[int, str]] | None = None) -> None:

@@ -109,10 +109,14 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
             return receiver.with_(pytype=_CONVERSIONS[method], attrs=dict(receiver.attrs), source=None, read_at=None)
         if method == "to" and args and dtype_of(args[0]):
             return receiver.with_(pytype=dtype_of(args[0]), attrs=dict(receiver.attrs), source=None, read_at=None)
-        if method in ("clone", "detach", "contiguous", "cpu", "cuda"):
-            return receiver.with_(attrs={}, source=None, read_at=None)
+        if method == "detach":
+            return receiver.with_(attrs={"requires_grad": V.const(False)}, source=None, read_at=None)
+        if method in ("clone", "contiguous", "cpu", "cuda"):
+            kept = {k: v for k, v in receiver.attrs.items() if k == "requires_grad"}
+            return receiver.with_(attrs=kept, source=None, read_at=None)
         return Value(V.TENSOR)
-    explicit, grad = dtype_of(kwargs.get("dtype")), kwargs.get("requires_grad")
+    # a new tensor does not require grad unless it is asked to (TENSOR_MATCH checks requires_grad)
+    explicit, grad = dtype_of(kwargs.get("dtype")), kwargs.get("requires_grad") or V.const(False)
     if name in _FLOAT_FACTORIES:
         return tensor(_dims(args), explicit or "float32", grad)
     if name == "torch.full" and args:
@@ -123,7 +127,7 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
         size = kwargs.get("size") or args[-1]
         return tensor(_dims([size]) if size.kind in (V.LIST, V.TUPLE) else None, explicit or "int64", grad)
     if name in _SAME_SHAPE and args and args[0].kind == V.TENSOR:
-        return tensor(args[0].items, explicit or args[0].pytype)
+        return tensor(args[0].items, explicit or args[0].pytype, args[0].attrs.get("requires_grad"))
     if name == "torch.tensor" and args and args[0].kind in (V.LIST, V.TUPLE) and args[0].items is not None:
         values = args[0].items
         if all(v.kind == V.CONST and v.known and type(v.value) in (int, float, bool) for v in values):
@@ -137,18 +141,36 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
 
 
 def _concatenated(parts: list[Value], dim: Value) -> Value:
+    """`torch.cat` along `dim`: the parts' sizes there add up. A part whose size the walk does not
+    know adds at least one (a sequence grown token by token is longer at every step)."""
     shapes = [p.items for p in parts]
-    if not dim.known or not isinstance(dim.value, int) or any(s is None for s in shapes):
+    known = [s for s in shapes if s is not None]
+    if not dim.known or not isinstance(dim.value, int) or not known:
         return Value(V.TENSOR)
-    rank = len(shapes[0] or [])
-    if rank == 0 or any(len(s or []) != rank for s in shapes):
+    rank = len(known[0])
+    if rank == 0 or any(len(s) != rank for s in known):
         return Value(V.TENSOR)
     axis = dim.value % rank
-    sizes = [s[axis] for s in shapes if s is not None]
-    total = sum(v.value for v in sizes) if all(v.known for v in sizes) else None
-    shape = list(shapes[0] or [])
-    shape[axis] = V.const(total) if total is not None else Value(V.CONST, pytype="int")
+    sizes = [s[axis] if s is not None else None for s in shapes]
+    total = sum(v.value for v in sizes if v is not None and v.known)
+    unknown = sum(1 for v in sizes if v is None or not v.known)
+    shape = list(known[0])
+    shape[axis] = V.const(total) if not unknown else \
+        Value(V.CONST, pytype="int", attrs={"at_least": V.const(total + unknown)})
     return tensor(shape, parts[0].pytype)
+
+
+def grad_of(inputs: list[Value | None], grad_enabled: bool | None) -> Value | None:
+    """Whether an eager op's result requires grad: never under torch.no_grad(), else when one of its
+    tensor inputs does (None: not known)."""
+    if grad_enabled is False:
+        return V.const(False)
+    flags = [v.attrs.get("requires_grad") for v in inputs if v is not None and v.kind == V.TENSOR]
+    if any(f is not None and f.known and f.value for f in flags):
+        return V.const(True) if grad_enabled else None
+    if flags and all(f is not None and f.known for f in flags):
+        return V.const(False)
+    return None
 
 
 def mark(how: str, args: list[Value]) -> Value:

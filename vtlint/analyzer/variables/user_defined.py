@@ -25,7 +25,8 @@ MODULE_METHODS = frozenset({"register_buffer", "register_parameter", "add_module
 
 
 # ... and those the eager run models for the calling script only (`for p in model.backbone.parameters()`).
-EAGER_MODULE_METHODS = frozenset({"parameters", "named_parameters"})
+EAGER_MODULE_METHODS = frozenset({"parameters", "named_parameters", "modules", "named_modules", "children",
+                                  "named_children"})
 
 
 def qualified(summary: ModuleSummary, qualname: str) -> str:
@@ -169,11 +170,13 @@ class UserDefinedObjectVariable(Value):
             if name in klass.methods:
                 method = Value(V.FUNC, ref=qualified(mod, f"{klass.qualname}.{name}"))
                 kind = method_kind(mod, klass, name)
+                # the class dict holds a staticmethod/classmethod object: the function is its `__func__`
+                wrapped = attr_source(attr_source(self.source, name), "__func__")
                 if kind == "staticmethod":
-                    return method.with_(source=attr_source(self.source, name))
+                    return method.with_(source=wrapped)
                 if kind == "classmethod":
                     return method.with_(bound_self=Value(V.CLASS, ref=qualified(summary, cls.qualname)),
-                                        source=attr_source(self.source, name))
+                                        source=wrapped)
                 rewrapped = subclass_rewrap(tx, summary, cls, name, method)
                 return (rewrapped or method).with_(bound_self=self, source=attr_source(self.source, name))
             if name in klass.class_attrs and self.opaque and name in klass.fields:
