@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from vtlint.findings import Location
-from vtlint.runtime.events import normalize_source, strip_local_scope, to_events, user_spelling_to_source
+from vtlint.runtime.events import (
+    compared_source,
+    normalize_source,
+    strip_local_scope,
+    to_events,
+    user_spelling_to_source,
+)
 from vtlint.runtime.structured_trace import parse_trace_dir
 from vtlint.trace import Action, Event
 
@@ -122,3 +128,12 @@ def test_exercised(trace_fixture):
     # f recompiled on `n`: another change predicted there may hide behind that first failing guard
     assert not observed.exercised(Event(Action.RECOMPILE, Location("examples/seed.py", 30), "examples/seed.py:f",
                                         source="L['items'][0]"))
+
+
+def test_the_source_a_failing_guard_compares() -> None:
+    """A specialized number's LAMBDA_GUARD has no Source of its own: its text names it."""
+    assert compared_source("clip_eps == 0.15000000000000002") == "L['clip_eps']"
+    assert compared_source("L['lr'] == 0.05") == "L['lr']"
+    assert compared_source("len(L['xs']) == 3") == "L['xs']"
+    assert compared_source("L['logits'].stride()[0] != L['logits'].size()[1]") is None  # a relation of sizes
+    assert compared_source("len(self._modules['main']._modules) != 7") is None  # Dynamo's bookkeeping

@@ -108,10 +108,13 @@ class VariableBuilder:
         # Dynamo keeps nn.Module int attributes static (is_int_specialization_case)
         module_int = pytype == "int" and source.is_nn_module()
         static = module_int and not self.settings.allow_unspec_int_on_nn_module
-        if pytype in ("int", "float") and self.settings.dynamic is True and not static:
-            return None  # dynamic=True: a SymInt/SymFloat input, guarded on its type only
         detail = self._raw(source)
         name = source.name()
+        if pytype in ("int", "float") and self.settings.dynamic is True and not static:
+            # dynamic=True: a SymInt/SymFloat input, guarded on its type only (None or a float
+            # passed later fails it)
+            return Guard(source, "SymNodeVariable", "TYPE_MATCH",
+                         f"TYPE_MATCH: ___check_type_id({name}, ...), type=<class '{pytype}'>", None, "medium", detail)
         if pytype == "NoneType":
             kind, text = "NONE_MATCH", f"NONE_MATCH: {name} is None"
         elif pytype == "bool":

@@ -32,7 +32,8 @@ from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
 from vtlint.trace import Action, Event
 
-VALUE_GUARDS = ("EQUALS_MATCH", "TRUE_MATCH", "FALSE_MATCH", "NONE_MATCH", "ID_MATCH")
+# the guards a call's own values can fail (a SymInt's TYPE_MATCH: another type, None included)
+CALL_VALUE_GUARDS = ("EQUALS_MATCH", "TRUE_MATCH", "FALSE_MATCH", "NONE_MATCH", "ID_MATCH", "TYPE_MATCH")
 _PATH = re.compile(r"\[(\d+|'[^']*')\]|\.(\w+)")
 
 
@@ -56,7 +57,7 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
     # the functions this entry's graph traces: the entry and every call it inlines
     walked = {entry} | {e.callee for e in events if e.action is Action.INLINE and e.callee}
     for wrap in events:
-        if wrap.action is not Action.WRAP or wrap.guard_kind not in VALUE_GUARDS or not wrap.source:
+        if wrap.action is not Action.WRAP or wrap.guard_kind not in CALL_VALUE_GUARDS or not wrap.source:
             continue
         root, path = _split_source(wrap.source)
         if root is None:
@@ -410,6 +411,14 @@ def _differs(base: Value, current: Value) -> bool:
     return none[0] != none[1] and current.kind != V.UNKNOWN and base.kind != V.UNKNOWN
 
 
+def _type_differs(base: Value, current: Value) -> bool:
+    """Whether a TYPE_MATCH (a SymInt's or SymFloat's only guard) fails: another type, None included."""
+    if base.kind != V.CONST or current.kind != V.CONST or not current.known:
+        return False
+    before = type(base.value).__name__ if base.known else base.pytype
+    return before is not None and type(current.value).__name__ != before
+
+
 def _retyped(base: Value, current: Value) -> bool:
     """`top_k=20` then `top_k=None`: a change of type, not of value."""
     return base.kind == current.kind == V.CONST and base.known and current.known and \
@@ -459,7 +468,8 @@ def _changed_values(wrap: Event, calls: list[Site], pick: Callable[[Site], Value
         changes_in_loop = current is not None and (current.ref or "").startswith("loop:")
         if changes_in_loop and number and current is not None and current.ref == base.ref:
             continue  # the same iteration's value, passed again: it changes when the loop comes round
-        differs = current is not None and _differs(base, current)
+        differs = current is not None and (_type_differs(base, current) if wrap.guard_kind == "TYPE_MATCH"
+                                            else _differs(base, current))
         if not (differs or changes_in_loop):
             continue
         if differs and current is not None and _retyped(base, current):

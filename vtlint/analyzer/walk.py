@@ -532,23 +532,25 @@ class Walker:
             if ended or not lazy:
                 other = self._branch(second, act) if second is not None else None
                 fell_through = lazy and not other  # the code below runs only if the guess is wrong
-                ended = other if other and (ended or lazy) else None
-                if ended and ended != "continue" and "continue" in (other, ended):
-                    ended = "continue"
+                both = {ended, other} if other and (ended or lazy) else set()
+                # both paths leave: the loop goes round if one of them continues, ends if one breaks
+                ended = next((how for how in ("continue", "break", "return") if how in both), None)
                 _forget_branch_constants(act.env, before)
         finally:
             self.uncertain -= 1
         if ended == "continue":
             raise _LoopContinue
+        if ended == "break":
+            raise _LoopBreak
         if ended:
             raise _Return(V.unknown("medium"))
         if fell_through:
             self.uncertain += 1  # until the enclosing block ends (block() restores it)
 
     def _branch(self, body: cst.BaseSuite | list[cst.BaseStatement], act: Act) -> str | None:
-        """One of two paths the walk cannot choose between; how it ended ("return", "continue"),
-        None when it falls through. A return or `continue` there does not end the walk: the other
-        path goes on."""
+        """One of two paths the walk cannot choose between; how it ended ("return", "continue",
+        "break"), None when it falls through. Leaving there does not end the walk: the other path
+        goes on."""
         callee_frames = len(self.callee_frames)
         try:
             self.block(body, act)
@@ -556,6 +558,8 @@ class Walker:
             return "return"
         except _LoopContinue:
             return "continue"
+        except _LoopBreak:
+            return "break"
         except _GuessedBreak:
             del self.callee_frames[callee_frames:]  # callees broken on this path are no frames of their own
             return "return"

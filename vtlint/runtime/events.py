@@ -137,6 +137,16 @@ def _user_source(source: str | None) -> bool:
     return re.search(r"\.(?:_modules|_parameters|_buffers|__dict__)$", source) is None
 
 
+def compared_source(text: str) -> str | None:
+    """The Source a guard's text compares (`L['lr'] == 0.05`, `len(L['xs']) == 3`,
+    `___check_type_id(L['k'], 9)`), when it is a plain chain of the user's values."""
+    spelled = text if re.search(r"\b[LG]\[['\"]", text) else user_spelling_to_source(text)
+    left = re.split(r" (?:==|is|!=) ", spelled, maxsplit=1)[0]
+    left = re.sub(r"^(?:len|___check_type_id|___check_obj_id)\((.*?)(?:, \d+)?\)$", r"\1", left.strip())
+    source = normalize_source(left)
+    return source if _SOURCE_CHAIN.match(source) and _user_source(source) else None
+
+
 # --- guards -> VariableTrackers --------------------------------------------
 
 
@@ -760,6 +770,9 @@ class _Converter:
                     return normalize_source(f"{attr[3]}.{attr[2]}"), guard.kind, guard.spelled
             raw = guard.source or ""
             source = normalize_source(raw) if _user_source(normalize_source(raw)) else None
+            if source is None and guard.kind == "LAMBDA_GUARD":
+                # a specialized number's guard (`L['lr'] == 0.05`) names its Source in its text
+                return compared_source(reason.text), guard.kind, guard.spelled
             return source, guard.kind, f"{guard.kind}: {guard.text.replace(raw, source)}" if source else guard.spelled
         tensor = re.match(r"^tensor '(?P<name>.+?)' ", reason.text)  # TENSOR_MATCH's own words
         if tensor:
@@ -769,10 +782,7 @@ class _Converter:
         attr = re.search(r"___dict_contains\((['\"])(\w+)\1, (.*)\.__dict__\)", spelled)
         if attr:
             return normalize_source(f"{attr[3]}.{attr[2]}"), "DICT_CONTAINS", None
-        left = re.split(r" (?:==|is|!=) ", spelled, maxsplit=1)[0]
-        left = re.sub(r"^(?:len|___check_type_id|___check_obj_id)\((.*?)(?:, \d+)?\)$", r"\1", left.strip())
-        source = normalize_source(left)
-        return (source if _SOURCE_CHAIN.match(source) and _user_source(source) else None), None, None
+        return compared_source(reason.text), None, None
 
     # GRAPH_BREAK
 

@@ -136,6 +136,8 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return mark(MARKS[name], args)
     if name == "collections.OrderedDict":
         return dict_of(args, kwargs)
+    if tx.eager and name == "Tensor.size" and receiver is not None and receiver.items is not None:
+        return _eager_size(receiver.items, args)
     if name.startswith("str.") and receiver is not None and receiver.known and isinstance(receiver.value, str):
         return _str_method(tx, name.removeprefix("str."), receiver, args, kwargs, act, node)
     if tx.eager and name == "dataclasses.replace" and args and args[0].kind == V.OBJECT and args[0].ref:
@@ -218,6 +220,15 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
     if decision.variable_tracker == "DataPtrVariable":
         return Value(V.UNKNOWN, ref=DATA_PTR, confidence="medium")
     return instance_of(name, receiver)
+
+
+def _eager_size(sizes: list[Value], args: list[Value]) -> Value:
+    """`x.size()` / `x.size(1)` in eager code, on a tensor whose sizes the walk knows."""
+    if not args:
+        return Value(V.TUPLE, items=list(sizes))
+    if args[0].known and isinstance(args[0].value, int) and -len(sizes) <= args[0].value < len(sizes):
+        return sizes[args[0].value]
+    return Value(V.CONST, pytype="int")
 
 
 def _str_method(tx: Walker, method: str, text: Value, args: list[Value], kwargs: dict[str, Value], act: Act,

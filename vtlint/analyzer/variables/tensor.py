@@ -32,6 +32,8 @@ class TensorVariable(Value):
         return None
 
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
+        if name == "shape" and tx.eager and self.items is not None:
+            return Value(V.TUPLE, items=list(self.items))  # eager code: the sizes themselves
         if name in _SCALAR_META:
             return Value(V.CONST, pytype=_SCALAR_META[name], confidence="medium")
         if name in _META:
