@@ -2111,4 +2111,22 @@ PROGRAMS: dict[str, str] = {
                     teacher_fwd(torch.ones(2, 4))
                 student(torch.ones(2, 4)).sum().backward()
     """,
+    "dynamic_true_sampling_settings": """
+        import torch
+
+        @torch.compile(dynamic=True)
+        def sample_next(logits, temperature, top_k):
+            if temperature <= 0.0:
+                return torch.argmax(logits, dim=-1, keepdim=True)
+            logits = logits / temperature
+            if top_k is not None:
+                v, _ = torch.topk(logits, min(top_k, logits.size(-1)))
+                logits = logits.masked_fill(logits < v[:, [-1]], float("-inf"))
+            return torch.softmax(logits, dim=-1)
+
+        def run():
+            logits = torch.randn(2, 16)
+            for temperature, top_k in [(0.0, None), (0.8, 4), (1.2, None), (0.7, 5)]:
+                sample_next(logits, temperature, top_k)
+    """,
 }

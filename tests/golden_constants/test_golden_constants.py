@@ -63,6 +63,9 @@ FRAME_DIVERGENCES = {
                                      "under Inductor or aot_eager each new value recompiles the resume frame (the "
                                      "prediction: 1 + 4 graphs); the oracle's eager backend makes it a SymFloat "
                                      "after one recompile (1 + 2)",
+    "dynamic_true_sampling_settings": "a SymFloat tested by a Python branch (`temperature <= 0.0`) gets a relational "
+                                      "guard the static pass does not model (torch compiles again when the branch "
+                                      "flips: 3 graphs); the prediction counts one compile per value top_k takes",
 }
 
 

@@ -114,7 +114,8 @@ class VariableBuilder:
             # dynamic=True: a SymInt/SymFloat input, guarded on its type only (None or a float
             # passed later fails it)
             return Guard(source, "SymNodeVariable", "TYPE_MATCH",
-                         f"TYPE_MATCH: ___check_type_id({name}, ...), type=<class '{pytype}'>", None, "medium", detail)
+                         f"TYPE_MATCH: ___check_type_id({name}, ...), type=<class '{pytype}'>", _repr(value), "medium",
+                         detail)
         if pytype == "NoneType":
             kind, text = "NONE_MATCH", f"NONE_MATCH: {name} is None"
         elif pytype == "bool":
