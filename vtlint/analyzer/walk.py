@@ -248,6 +248,8 @@ class Walker:
             location, chain = user[-1].location, tuple(user[:-1])
             fields["detail"] = {**fields.get("detail", {}), "library_site": f"{act.parsed.summary.module}:"
                                 f"{act.parsed.line(node)}"}
+        if action is Action.INLINE and self.uncertain:  # on a path the walk takes without knowing it runs
+            fields["detail"] = {**fields.get("detail", {}), "guessed_path": True}
         event = Event(action, location, self.entry, frame=self.frame.name, chain=chain, **fields)
         self.events.append(event)
         return event

@@ -44,6 +44,8 @@ the caller's graph too (reported at the callee's line with this call in the chai
         callee = (event.callee or "").rpartition(":")[2] or event.callee
         message = f"`{callee}` is inlined here (UserFunctionVariable): its body is traced into this graph"
         seen = merged.observed
+        if event.detail.get("guessed_path") and seen is None:
+            message += " (on a path the static pass cannot tell runs)"
         if seen is not None and seen.action is Action.FRAME:
             message += (f"; at runtime Dynamo compiled `{callee}` as its own frame "
                         f"({seen.detail.get('compiles', 0)} compiles): the call ran eagerly")
