@@ -2129,4 +2129,58 @@ PROGRAMS: dict[str, str] = {
             for temperature, top_k in [(0.0, None), (0.8, 4), (1.2, None), (0.7, 5)]:
                 sample_next(logits, temperature, top_k)
     """,
+    "guards_of_a_failed_inline_are_dropped": """
+        import torch
+        import torch.nn as nn
+
+        class Chatty(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.k = 4
+
+            def forward(self, x):
+                y = x * self.k
+                print("scaled")
+                return y + 1
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.chatty = Chatty()
+                self.bias = 0.5
+
+            def forward(self, x):
+                return self.chatty(x) + self.bias
+
+        def run():
+            torch.compile(Net())(torch.ones(2, 3))
+    """,
+    "frozen_reference_by_deepcopy": """
+        import copy
+
+        import torch
+        import torch.nn as nn
+
+        class Policy(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+                self.drop = nn.Dropout(0.1)
+
+            def forward(self, x):
+                return self.drop(self.fc(x))
+
+        @torch.compile
+        def margin(policy, reference, x, beta):
+            with torch.no_grad():
+                ref = reference(x)
+            return (beta * (policy(x) - ref)).mean()
+
+        def run():
+            policy = Policy()
+            reference = copy.deepcopy(policy).eval()
+            reference.requires_grad_(False)
+            for _ in range(2):
+                margin(policy, reference, torch.ones(2, 4), 0.1).backward()
+    """,
 }

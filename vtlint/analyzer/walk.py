@@ -1376,7 +1376,7 @@ class Walker:
             # layer): Dynamo reuses the VariableTracker it built first, so its defaults keep that Source
             first = self.function_sources.setdefault(key, func.source)
             func = func.with_(source=first) if first != func.source else func
-        attempt = len(self.events)
+        attempt, ops = len(self.events), self.frame.graph_ops
         env = self.bind(fn, func, args, kwargs, parsed, act, node)
         self.entered.add((parsed.summary.display, qualname))
         link = Related(self.loc(act, node), f"{'in a loop: ' if act.loops else ''}calls {callee.rpartition(':')[2]}")
@@ -1405,11 +1405,15 @@ class Walker:
             # the caller breaks at this call; the callee, called eagerly, is compiled as its own frame
             if isinstance(fn, cst.FunctionDef):
                 self.callee_frames.append(CalleeFrame(parsed, qualname, fn, bound, cls))
-            if act.depth == 0:
-                # Dynamo restarts the frame's analysis and traces the call as a break, not inlined:
-                # the guards the failed attempt installed are gone with it
-                self.events[attempt:] = [e for e in self.events[attempt:] if e.action is not Action.WRAP]
-            raise
+            if act.depth > 0:
+                raise
+            # Dynamo restarts the frame's analysis and traces the call as a break, not inlined: the
+            # guards the failed attempt installed are gone with it. The call runs eagerly and the
+            # rest of the statement (`self.block(x) + self.bias`) is the resume function's
+            self.events[attempt:] = [e for e in self.events[attempt:] if e.action is not Action.WRAP]
+            self.frame.graph_ops = ops
+            self._resume(act, node)
+            return V.unknown("medium")
         finally:
             self.inlining.pop()
             self.grad_enabled = grad_enabled

@@ -136,6 +136,10 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return mark(MARKS[name], args)
     if name == "collections.OrderedDict":
         return dict_of(args, kwargs)
+    if tx.eager and name in ("copy.deepcopy", "copy.copy") and args:
+        # `reference = copy.deepcopy(policy)`: another object, which later changes of the first do not
+        # reach (a shallow copy shares what the first holds)
+        return V.snapshot(args[0], depth=64 if name == "copy.deepcopy" else 1).with_(source=None)
     if tx.eager and name == "Tensor.size" and receiver is not None and receiver.items is not None:
         return _eager_size(receiver.items, args)
     if tx.eager and name in ("Tensor.chunk", "torch.chunk") and args:
