@@ -41,6 +41,7 @@ class DynamoSettings:
     automatic_dynamic_shapes: bool = True
     allow_unspec_int_on_nn_module: bool = False
     specialize_float: bool = False
+    allow_rnn: bool = False
     recompile_limit: int = 8
 
     def to_dict(self) -> dict[str, Any]:

@@ -47,6 +47,7 @@ SKIPPED_INLINE = "Attempted to inline function marked as skipped"
 OBSERVED_EXCEPTION = "Observed exception"
 TENSOR_REPR = "repr() on tensor"
 DATA_PTR_COMPARE = "Data pointer comparison"
+RNN_MODULE = "Attempted to wrap RNN, GRU, or LSTM"
 
 
 @dataclass(frozen=True)
@@ -257,6 +258,16 @@ def is_disabled_decorator(qualname: str) -> bool:
     """`@torch.compiler.disable` / `@torch._dynamo.disable`: calls to the decorated
     function break the graph (GB0098) and the function itself runs eagerly."""
     return qualname.split("(")[0] in _DISABLE_DECORATORS
+
+
+def decide_rnn_module(settings: DynamoSettings, *, in_root_frame: bool) -> Decision | None:
+    """An nn.RNN / GRU / LSTM module in the traced code: Dynamo will not wrap it (GB0014) unless
+    `torch._dynamo.config.allow_rnn` is set. In the compiled frame itself the frame is skipped
+    (measured: 0 graphs); reached through an inlined call, the caller breaks at that call."""
+    if settings.allow_rnn:
+        return None
+    return _break(RNN_MODULE, "NNModuleVariable", "Dynamo does not trace RNN, GRU or LSTM modules "
+                  "(torch._dynamo.config.allow_rnn=False): the call runs eagerly", skips_frame=in_root_frame)
 
 
 def decide_disabled_call(qualname: str) -> Decision:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
 from vtlint.analyzer.objects import MAPPING_CONTAINERS, children, container_items, container_kind, container_of
 from vtlint.analyzer.sources import ModuleChildSource, Source, attr_source
@@ -58,6 +59,9 @@ class NNModuleVariable(UserDefinedObjectVariable):
                       node: cst.Call) -> Value:
         """`self.block(x)`: nn.Module.__call__ runs `forward`, which Dynamo inlines, torch.nn's
         built-ins included (inline_inbuilt_nn_modules)."""
+        if self._is_rnn(tx) and (decision := breaks.decide_rnn_module(tx.settings, in_root_frame=act.depth == 0)):
+            tx.graph_break(act, node, decision, "RNN module")
+            return Value(V.TENSOR)
         if container_of(tx.project, self) == "Sequential" and not self._own_forward(tx):
             found = children(self)
             if found is not None and args:
@@ -73,6 +77,12 @@ class NNModuleVariable(UserDefinedObjectVariable):
             tx.use(value, act, node)
         tx.frame.graph_ops += 1
         return Value(V.TENSOR)
+
+    def _is_rnn(self, tx: Walker) -> bool:
+        """An nn.RNN / GRU / LSTM (torch.nn.modules.rnn.RNNBase and its subclasses)."""
+        found = tx.objects.resolve_class(self.ref) if self.ref else None
+        return found is not None and any(m.module == "torch.nn.modules.rnn" and c.qualname == "RNNBase"
+                                         for m, c in tx.project.mro(found[1], found[2]))
 
     def _own_forward(self, tx: Walker) -> bool:
         """Whether the module's class (not torch's container) defines `forward`."""
