@@ -557,10 +557,7 @@ def _mutated_globals(project: Project, spec: EntrySpec, wrap: Event, kind: str, 
     summary = project.summaries[spec.display]
     root = name
     if kind == "L":
-        default = defaults[name]
-        from vtlint.analyzer.summary import dotted
-
-        spelled = dotted(default)
+        spelled = dotted(defaults[name])
         if spelled is None or spelled.split(".")[0] not in summary.globals:
             return []
         root = spelled
@@ -568,12 +565,14 @@ def _mutated_globals(project: Project, spec: EntrySpec, wrap: Event, kind: str, 
     if len(attrs) != len(path):
         return []
     wanted = project.split(".".join([summary.module, root, *attrs]) if summary.module else ".".join([root, *attrs]))
+    if wanted is None:
+        return []
     out: list[Event] = []
     for mutation in mutations:
         if mutation.target.startswith("self."):
             continue
         found = project.split(mutation.target)
-        if found is None or wanted is None or (found[0].display, found[1]) != (wanted[0].display, wanted[1]):
+        if found is None or (found[0].display, found[1]) != (wanted[0].display, wanted[1]):
             continue
         if mutation.function is None and mutation.site.display == found[0].display:
             # the module's own top level, run on import: it sets the value before any compiled call
