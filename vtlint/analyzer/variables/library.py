@@ -265,9 +265,13 @@ def _str_method(tx: Walker, method: str, text: Value, args: list[Value], kwargs:
     if not all(v.kind == V.CONST and v.known for v in values) and not (
             method == "join" and args and args[0].items is not None and all(i.known for i in args[0].items)):
         return V.unknown()
-    if method == "join":
-        return V.const(text.value.join(str(i.value) for i in args[0].items or []))
-    result = getattr(text.value, method)(*[a.value for a in args], **{k: v.value for k, v in kwargs.items()})
+    try:
+        if method == "join":
+            result = text.value.join(i.value for i in args[0].items or [])
+        else:
+            result = getattr(text.value, method)(*[a.value for a in args], **{k: v.value for k, v in kwargs.items()})
+    except (TypeError, ValueError):
+        return V.unknown()  # what Python raises here, the walk does not model
     if isinstance(result, list | tuple):
         return Value(V.LIST if isinstance(result, list) else V.TUPLE, items=[V.const(r) for r in result])
     return V.const(result)
@@ -279,7 +283,8 @@ def _replaced(tx: Walker, instance: Value, changes: dict[str, Value]) -> Value:
     found = tx.project.klass(instance.ref or "")
     if found is None:
         return V.unknown()
-    fields = {name: instance.attrs[name] for name in found[1].class_attrs if name in instance.attrs}
+    names = [name for _, cls in tx.project.mro(*found) for name in cls.fields]  # a base dataclass's too
+    fields = {name: instance.attrs[name] for name in names if name in instance.attrs}
     return tx.objects.instantiate(instance.ref or "", [], {**fields, **changes}, None)
 
 

@@ -213,12 +213,13 @@ def _module_tree(module: Value, method: str) -> Value:
 
 def set_child(module: Value, name: str, value: Value) -> None:
     """`setattr(parent, "c_attn", LoRALinear(...))`: the child (or attribute) replaced in place."""
+    value = value.with_(source=None)  # reached through its new parent from now on
     if module.keys is not None and name in module.keys and module.items is not None:
         module.items[module.keys.index(name)] = value
     elif module.keys is None and module.items is not None and name.isdigit() and int(name) < len(module.items):
         module.items[int(name)] = value
     else:
-        module.attrs[name] = value.with_(source=None)
+        module.attrs[name] = value
 
 
 def set_training(module: Value, mode: bool | None, depth: int = 0, stored: set[tuple[int, str]] | None = None) -> None:
