@@ -2183,4 +2183,19 @@ PROGRAMS: dict[str, str] = {
             for _ in range(2):
                 margin(policy, reference, torch.ones(2, 4), 0.1).backward()
     """,
+    "grad_mode_branch": """
+        import torch
+
+        @torch.compile
+        def f(x, scale):
+            if torch.is_grad_enabled():
+                return x * scale
+            with torch.no_grad():
+                return x + 1 if torch.is_grad_enabled() else x - scale
+
+        def run():
+            f(torch.ones(2), 2.0)
+            with torch.no_grad():
+                f(torch.ones(2), 2.0)
+    """,
 }

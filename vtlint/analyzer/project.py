@@ -516,6 +516,7 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
                             if callee == outer or callee.startswith(f"{outer}(") for site in sites]
     walker = Walker(project, settings, entry, fn.name.value, ENTRY_BUDGET_S)
     walker.replay_grad_modes = _grad_modes(calls)
+    walker.grad_enabled = _traced_grad_mode(calls)
     try:
         env = entry_env(walker, parsed, spec, fn, calls)
     except TooComplex as exc:  # building the frame's arguments ran out of the entry's time
@@ -629,6 +630,7 @@ def _walk_again(project: Project, settings: DynamoSettings, spec: EntrySpec, fn:
         return []
     entry = f"{spec.display}:{spec.qualname}"
     walker = Walker(project, settings, entry, fn.name.value, ENTRY_BUDGET_S)
+    walker.grad_enabled = _traced_grad_mode(calls)
     scratch = Prediction()
     try:
         env = entry_env(walker, parsed, spec, fn, calls)
@@ -699,6 +701,11 @@ def _structure(value: Any, depth: int = 4) -> Any:
 def _of_frame(recompiles: list[Event], frame: str) -> list[Event]:
     """The recompiles of one code object: the entry's own, or one resume function's."""
     return [e for e in recompiles if e.frame in (frame, None)]
+
+
+def _traced_grad_mode(calls: list[Site]) -> bool | None:
+    """The grad mode a compile is traced in: the first call's (grad on when no call is in sight)."""
+    return calls[0].grad_enabled if calls else True
 
 
 def _grad_modes(calls: list[Site]) -> list[bool]:

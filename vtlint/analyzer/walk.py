@@ -728,8 +728,8 @@ class Walker:
                 decision = breaks.decide_context_manager(name, self.settings)
                 if decision.action == "graph-break":
                     self.graph_break(act, item.item, decision, f"with {name}")
-                if self.eager:
-                    self.grad_enabled = grad_mode_in(name, args, self.grad_enabled)
+                # eager code and traced code alike: inside, `torch.is_grad_enabled()` answers the new mode
+                self.grad_enabled = grad_mode_in(name, args, self.grad_enabled)
             if item.asname is not None:
                 self.assign(item.asname.name, V.unknown(), act)
         try:

@@ -124,6 +124,8 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return V.const(name == "torch.is_tensor" or bool(is_floating(args[0].pytype)))
     if name == "torch.is_tensor" and args and args[0].kind in (V.CONST, V.LIST, V.TUPLE, V.DICT):
         return V.const(False)  # a Python value's type is guarded already: the answer is a constant
+    if name == "torch.is_grad_enabled" and tx.grad_enabled is not None:
+        return V.const(tx.grad_enabled)  # the grad mode the frame is traced in: a constant, guarded by GLOBAL_STATE
     if name in CONSTANT_FOLD:
         return Value(V.CONST, pytype=CONSTANT_FOLD[name], confidence="medium")
     if name in CONTROL_FLOW and not tx.eager:
