@@ -17,7 +17,7 @@ from vtlint.analyzer.entries import Site
 from vtlint.trace import Event
 
 # The guards of a compile (its trace's events, for the call that caused it) that another call fails,
-# the one torch checks first first.
+# the one torch checks first leading.
 Check = Callable[[list[Event], Site, Site], list[Event]]
 Compile = Callable[[int], list[Event]]
 
@@ -33,7 +33,6 @@ class CacheEntry:
 class CacheRun:
     entries: list[CacheEntry]
     reasons: list[Event] = field(default_factory=list)  # every recompile's failing guards, one per entry
-    limit_hit: bool = False
 
 
 def replay(calls: list[Site], first: list[Event], check: Check, compile: Compile, limit: int) -> CacheRun:
@@ -44,8 +43,7 @@ def replay(calls: list[Site], first: list[Event], check: Check, compile: Compile
         if reasons is None:
             continue  # an entry passes: its graph runs
         if len(run.entries) >= limit:
-            run.limit_hit = True  # recompile_limit: the frame runs eagerly from here on
-            break
+            break  # recompile_limit: the frame runs eagerly from here on
         run.reasons += reasons
         generalized = {e.source for e in reasons if e.source and e.detail.get("once")}
         run.entries.append(CacheEntry(index, compile(index), run.entries[-1].dynamic | generalized))
