@@ -59,6 +59,15 @@ class ObjectModel:
                 return (f"{summary.module}.{cls.qualname}" if summary.module else cls.qualname), summary, cls
         return None
 
+    def is_subclass(self, ref: str, base: str) -> bool | None:
+        """Whether class `ref` derives from `base` (re-exports such as `torch.nn.Linear` resolved);
+        None when either is not a class the walk can read."""
+        found, target = self.resolve_class(ref), self.resolve_class(base)
+        if found is None or target is None:
+            return None
+        wanted = (target[1].display, target[2].qualname)
+        return any((m.display, c.qualname) == wanted for m, c in self.project.mro(found[1], found[2]))
+
     def _torch_nn_definition(self, ref: str) -> str:
         """`torch.nn.Linear` -> `torch.nn.modules.linear.Linear`, through the re-exports of
         torch/nn/modules/__init__.py (read from disk, never imported)."""

@@ -424,16 +424,12 @@ class Walker:
 
     def statement(self, stmt: cst.BaseStatement, act: Act) -> None:
         self.tick()
-        try:
-            if isinstance(stmt, cst.SimpleStatementLine):
-                for small in stmt.body:
-                    self.small(small, act, stmt)
-            else:
-                self.compound(stmt, act)
-        except _InlinedBreak:
-            if act.depth > 0:
-                raise
-            self._resume(act, stmt)
+        # a break inside an inlined call resumes where the root frame made that call (call_user)
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                self.small(small, act, stmt)
+        else:
+            self.compound(stmt, act)
 
     def small(self, node: cst.BaseSmallStatement, act: Act, line_node: cst.CSTNode) -> None:
         if isinstance(node, cst.Expr):

@@ -92,12 +92,12 @@ def _isinstance(tx: Walker, args: list[Value]) -> Value:
     if len(args) != 2 or args[0].kind not in (V.NN_MODULE, V.OBJECT) or not args[0].ref:
         return Value(V.CONST, pytype="bool")
     wanted = args[1].items if args[1].kind == V.TUPLE and args[1].items is not None else [args[1]]
+    answers = [tx.objects.is_subclass(args[0].ref, w.ref) if w.ref and w.kind in (V.CLASS, V.LIB) else None
+               for w in wanted]
     found = tx.objects.resolve_class(args[0].ref)
-    targets = [tx.objects.resolve_class(w.ref) if w.ref and w.kind in (V.CLASS, V.LIB) else None for w in wanted]
-    if found is None or any(t is None for t in targets):
+    if None in answers or found is None:
         return Value(V.CONST, pytype="bool")
-    chain = {(m.display, c.qualname) for m, c in tx.project.mro(found[1], found[2])}
-    if any((t[1].display, t[2].qualname) in chain for t in targets if t is not None):
+    if any(answers):
         return V.const(True)
     unread = [b for b in tx.project.external_bases(found[1], found[2])
               if b.rpartition(".")[2] not in ("Module", "object")]

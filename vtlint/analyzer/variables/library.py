@@ -151,13 +151,11 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return _str_method(tx, name.removeprefix("str."), receiver, args, kwargs, act, node)
     if tx.eager and name == "dataclasses.replace" and args and args[0].kind == V.OBJECT and args[0].ref:
         return _replaced(tx, args[0], kwargs)
-    if name in MATH_FUNCTIONS and args and all(a.kind == V.CONST and a.known for a in args) and not kwargs:
-        for value in args:
-            tx.use(value, act, node)
-        return V.compute(MATH_FUNCTIONS[name], *[a.value for a in args])  # Dynamo folds it to a constant
     if name in MATH_FUNCTIONS and args and all(a.kind == V.CONST for a in args) and not kwargs:
         for value in args:
             tx.use(value, act, node)
+        if all(a.known for a in args):
+            return V.compute(MATH_FUNCTIONS[name], *[a.value for a in args])  # Dynamo folds it to a constant
         # a Python number of a value the walk does not know: still folded, no graph op
         return Value(V.CONST, pytype="int" if name in _INT_MATH else "float", origins=V.origins(*args))
     if name in PARAMETERS:  # nn.Parameter(data, requires_grad=True): a leaf tensor that needs grad

@@ -80,9 +80,7 @@ class NNModuleVariable(UserDefinedObjectVariable):
 
     def _is_rnn(self, tx: Walker) -> bool:
         """An nn.RNN / GRU / LSTM (torch.nn.modules.rnn.RNNBase and its subclasses)."""
-        found = tx.objects.resolve_class(self.ref) if self.ref else None
-        return found is not None and any(m.module == "torch.nn.modules.rnn" and c.qualname == "RNNBase"
-                                         for m, c in tx.project.mro(found[1], found[2]))
+        return bool(self.ref) and tx.objects.is_subclass(self.ref or "", "torch.nn.modules.rnn.RNNBase") is True
 
     def _own_forward(self, tx: Walker) -> bool:
         """Whether the module's class (not torch's container) defines `forward`."""
