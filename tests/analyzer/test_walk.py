@@ -483,6 +483,50 @@ def test_an_argument_typed_only_by_its_annotation_has_unknown_attribute_values(p
     assert "m.py:Config.scale" in inlined
 
 
+def test_a_config_imported_from_another_module_is_known_by_its_declared_fields(predict: Predict) -> None:
+    """`LlamaModel(config)` with `config: LlamaConfig` from `configuration_llama.py`, loaded from disk
+    where the walk cannot see: each declared field is a value of its type, so its read in traced code
+    is a baked constant. Sizes and rates are the checkpoint's (unknown); a flag or a mode is the class
+    default, which picks the code path (`is_decoder: bool = False` leaves the cross-attention out)."""
+    prediction = predict({"configuration_m.py": """
+        from dataclasses import dataclass
+
+        @dataclass
+        class MConfig:
+            eps: float = 1e-6
+            n_layers: int = 12
+            dropout: float | int = 0.1
+            is_decoder: bool = False
+            act: str = "gelu"
+            pad_id: int | None = None
+    """, "modeling_m.py": """
+        import torch
+        from torch import nn
+        from .configuration_m import MConfig
+
+        class Net(nn.Module):
+            def __init__(self, config: MConfig):
+                super().__init__()
+                self.config = config
+                self.eps = config.eps
+                self.cross = nn.Linear(4, 4) if config.is_decoder else None
+
+            def forward(self, x):
+                if self.config.is_decoder:
+                    x = self.cross(x)
+                x = x * self.eps + self.config.dropout
+                if self.config.act == "gelu":
+                    x = torch.nn.functional.gelu(x)
+                return x
+    """}, entry_points=("modeling_m.py:Net.forward",))
+    wraps = {e.source: e for e in prediction.events if e.action is Action.WRAP}
+    assert wraps["L['self'].eps"].value is None and wraps["L['self'].eps"].guard_kind == "EQUALS_MATCH"
+    assert wraps["L['self'].config.dropout"].guard_kind == "EQUALS_MATCH"
+    assert wraps["L['self'].config.is_decoder"].guard_kind == "FALSE_MATCH"
+    assert wraps["L['self'].config.act"].value == "'gelu'"
+    assert not any("cross" in (s or "") for s in wraps), "the branch the default flag leaves out is not walked"
+
+
 def test_a_number_read_before_a_break_is_named_by_its_stack_slot(predict: Predict) -> None:
     """The resume function receives the operand stack: `x = t.item()` is `___stack0`, while in
     `print(f"loss {t.item():.4f}")` the callable and the f-string's first piece wait below it, so

@@ -97,6 +97,24 @@ class ObjectModel:
                 self.depth -= 1
         return value
 
+    def unseen_instance(self, ref: str) -> Value:
+        """An instance of a dataclass-like class (annotated fields: a dataclass, transformers'
+        `PreTrainedConfig`) built by code not in sight, a config loaded from disk. Each field holds
+        a value of its declared scalar type, so reading it in traced code is a baked constant
+        whatever the value. Sizes and rates (`num_layers: int`, `layer_norm_epsilon: float`) are
+        the checkpoint's, known to the run only; a flag or a mode (`is_decoder: bool = False`,
+        `hidden_act: str = "gelu"`) is the class default, which picks the code path the
+        architecture was written for and which checkpoints rarely change."""
+        found = self.resolve_class(ref)
+        if found is None or self.project.is_nn_module(found[1], found[2]):
+            return V.unknown()
+        qualified, summary, cls = found
+        attrs: dict[str, Value] = {}
+        for _, klass in reversed(self.project.mro(summary, cls)):
+            for name in klass.fields:
+                attrs[name] = _unseen_field(klass.field_types.get(name), klass.class_attrs.get(name))
+        return Value(V.OBJECT, ref=qualified, attrs=attrs) if attrs else V.unknown()
+
     def _container(self, kind: str, args: list[Value], source: Source | None) -> Value:
         ref = f"{_CONTAINER_MODULE}.{kind}"  # the defining name, however the user spelled the class
         if kind in MAPPING_CONTAINERS:
@@ -169,6 +187,15 @@ class ObjectModel:
         finally:
             walker.eager -= 1
             walker.frame.graph_ops = graph_ops
+
+
+def _unseen_field(scalar: str | None, default: Value | None) -> Value:
+    if scalar is None:
+        return V.unknown()
+    if scalar in ("bool", "str") and default is not None and default.kind == V.CONST and default.known \
+            and type(default.value).__name__ == scalar:
+        return V.const(default.value).with_(confidence="medium")
+    return Value(V.CONST, pytype=scalar, confidence="medium")
 
 
 def container_of(project: Project, module: Value) -> str | None:

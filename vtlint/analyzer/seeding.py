@@ -12,7 +12,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.entries import EntrySpec, Site
 from vtlint.analyzer.index import Parsed
 from vtlint.analyzer.sources import LocalSource
-from vtlint.analyzer.summary import dotted, literal, positional_params
+from vtlint.analyzer.summary import literal, positional_params, scalar_annotation
 from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.nn_module import set_training
@@ -23,8 +23,7 @@ from vtlint.analyzer.walk import Walker
 def _scalar_annotation(param: cst.Param) -> str | None:
     """`int`, `float`, `bool` or `str` when the parameter is annotated so: a Python number or
     string (a constant Dynamo guards), not possibly a tensor."""
-    name = dotted(param.annotation.annotation) if param.annotation is not None else None
-    return name if name in ("int", "float", "bool", "str") else None
+    return scalar_annotation(param.annotation.annotation) if param.annotation is not None else None
 
 
 def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionDef, calls: list[Site]) -> dict[str, Value]:

@@ -47,6 +47,7 @@ class ClassSummary:
     decorators: list[str] = field(default_factory=list)
     metaclass: str | None = None
     fields: list[str] = field(default_factory=list)  # annotated class-level names (a dataclass's fields)
+    field_types: dict[str, str] = field(default_factory=dict)  # a field's scalar type: `eps: float` -> "float"
 
 
 @dataclass
@@ -152,6 +153,19 @@ def literal(node: cst.BaseExpression, imports: dict[str, str]) -> Value:
     if name is not None:
         return Value(V.NAME, ref=resolve(name, imports))
     return V.unknown()
+
+
+_SCALARS = ("int", "float", "bool", "str")
+
+
+def scalar_annotation(node: cst.BaseExpression) -> str | None:
+    """The Python scalar type an annotation declares (`int`, `float`, `bool`, `str`; `float | int`
+    is a float: Dynamo guards both by value), or None when it admits anything else (`int | None`)."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+        left, right = scalar_annotation(node.left), scalar_annotation(node.right)
+        return "float" if {left, right} == {"int", "float"} else (left if left == right else None)
+    name = dotted(node)
+    return name if name in _SCALARS else None
 
 
 def positional_params(fn: cst.FunctionDef | cst.Lambda) -> list[cst.Param]:
@@ -282,6 +296,9 @@ class _Summarizer(cst.CSTVisitor):
                             cls.class_attrs[target.target.value] = literal(small.value, self.s.imports)
                 elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
                     cls.fields.append(small.target.value)
+                    scalar = scalar_annotation(small.annotation.annotation)
+                    if scalar is not None:
+                        cls.field_types[small.target.value] = scalar
                     if small.value is not None:
                         cls.class_attrs[small.target.value] = _field_default(small.value, self.s.imports)
                     else:

@@ -35,7 +35,7 @@ from vtlint.analyzer.sources import (
     attr_source,
     item_source,
 )
-from vtlint.analyzer.summary import ModuleSummary, dotted, positional_params
+from vtlint.analyzer.summary import ModuleSummary, dotted, positional_params, resolve, scalar_annotation
 from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.builtin import BUILTIN_NAMES
@@ -1234,8 +1234,8 @@ class Walker:
             # VariableTracker of its first access, and reads its dtypes through that Source (the
             # first access by the user's code: torch.nn's own modules are not counted, measured)
             owner = source.parent if isinstance(source, AttrSource) else None
-            if isinstance(owner, ImportedModuleSource) and owner.module.startswith("torch."):
-                source = self.module_sources.get(name, source)
+            if (isinstance(owner, ImportedModuleSource) and owner.module.startswith("torch.")) or self.uncertain:
+                source = self.module_sources.get(name, source)  # a guessed path is no first access
             else:
                 source = self.module_sources.setdefault(name, source)
         return Value(V.LIB, ref=name, source=source)
@@ -1254,6 +1254,8 @@ class Walker:
                 for attr in lit.ref.split(".")[1:]:
                     value = self.getattr(value, attr, None, None)
                 return _resource(value, source)
+            if "." not in lit.ref and lit.ref not in BUILTIN_NAMES and self.project.split(lit.ref) is None:
+                return V.unknown()  # a local of the function it was read in (`T5Stack(encoder_config)`)
             return _resource(self.dotted_value(lit.ref, None), source)
         if lit.kind == V.CALL and lit.ref:
             ref = self.project.qualify(summary, lit.ref)
@@ -1557,18 +1559,21 @@ class Walker:
     def _typed_by_annotation(self, fn: cst.FunctionDef, env: dict[str, Value], parsed: Parsed) -> None:
         """An object built with an argument nobody shows (`GPT2Model(config)` with the config from a
         file): annotated with a class of the project (`config: GPT2Config`), it is an instance of that
-        class whose attribute values are unknown (opaque), while its methods and its `__getattribute__`
-        are known. One annotated `int`, `float`, `bool` or `str` is a Python scalar of unknown value
-        (`num_tokens: int` given `x.shape[0]`), not possibly a tensor."""
+        class whose attribute values are unknown (opaque) but for the fields its class declares (see
+        `ObjectModel.unseen_instance`), while its methods and its `__getattribute__` are known. One
+        annotated `int`, `float`, `bool` or `str` is a Python scalar of unknown value (`num_tokens: int`
+        given `x.shape[0]`), not possibly a tensor."""
         for param in [*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params]:
             value = env.get(param.name.value)
             if value is None or value.kind != V.UNKNOWN or value.ref or param.annotation is None:
                 continue
-            name = dotted(param.annotation.annotation)
-            if name in _SCALAR_ANNOTATIONS:
-                env[param.name.value] = Value(V.CONST, pytype=name, confidence="medium")
+            scalar = scalar_annotation(param.annotation.annotation)
+            if scalar is not None:
+                env[param.name.value] = Value(V.CONST, pytype=scalar, confidence="medium")
                 continue
-            found = self.project.klass(self.project.qualify(parsed.summary, name)) if name else None
+            name = dotted(param.annotation.annotation)
+            found = self.project.klass(self.project.qualify(parsed.summary, resolve(name, parsed.summary.imports))) \
+                if name else None
             if found is None:
                 continue
             same_package = found[0].module.split(".")[0] == parsed.summary.module.split(".")[0]
@@ -1577,7 +1582,9 @@ class Walker:
             summary, cls = found
             kind = V.NN_MODULE if self.project.is_nn_module(summary, cls) else V.OBJECT
             ref = f"{summary.module}.{cls.qualname}" if summary.module else cls.qualname
-            env[param.name.value] = Value(kind, ref=ref, opaque=True, confidence="medium")
+            unseen = self.objects.unseen_instance(ref) if kind == V.OBJECT else V.unknown()
+            env[param.name.value] = unseen if unseen.kind == V.OBJECT else \
+                Value(kind, ref=ref, opaque=True, confidence="medium")
 
     def _default(self, node: cst.BaseExpression, parsed: Parsed, source: Source | None) -> Value:
         """A default is an attribute of the function object: its Source is there, when the function has one."""
@@ -1587,7 +1594,6 @@ class Walker:
 
 
 _MUTABLE = (V.OBJECT, V.NN_MODULE, V.LIST, V.DICT)
-_SCALAR_ANNOTATIONS = frozenset({"int", "float", "bool", "str"})
 ASSUME_CONSTANT = frozenset({"torch._dynamo.assume_constant_result", "torch._dynamo.decorators.assume_constant_result"})
 _READS = (cst.Name, cst.Attribute, cst.Subscript)  # expressions that read a value from outside
 
