@@ -527,6 +527,31 @@ def test_a_config_imported_from_another_module_is_known_by_its_declared_fields(p
     assert not any("cross" in (s or "") for s in wraps), "the branch the default flag leaves out is not walked"
 
 
+def test_a_global_set_by_a_function_declared_to_return_a_bool_is_a_bool(predict: Predict) -> None:
+    """`_is_npu = is_torch_npu_available()` at module level, the function declared `-> bool`: whatever
+    it returns on the user's machine, reading it in traced code bakes a bool (TRUE/FALSE_MATCH)."""
+    prediction = predict({"m.py": """
+        import importlib.util
+        import torch
+
+        def is_npu_available() -> bool:
+            return importlib.util.find_spec("torch_npu") is not None
+
+        _is_npu = is_npu_available()
+
+        @torch.compile
+        def f(x):
+            if _is_npu:
+                return x.bool()
+            return x + 1
+
+        def run():
+            f(torch.ones(2))
+    """})
+    wraps = {e.source: e for e in prediction.events if e.action is Action.WRAP}
+    assert wraps["G['_is_npu']"].guard_kind in ("TRUE_MATCH", "FALSE_MATCH")
+
+
 def test_a_number_read_before_a_break_is_named_by_its_stack_slot(predict: Predict) -> None:
     """The resume function receives the operand stack: `x = t.item()` is `___stack0`, while in
     `print(f"loss {t.item():.4f}")` the callable and the f-string's first piece wait below it, so

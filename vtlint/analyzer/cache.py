@@ -25,7 +25,7 @@ import platformdirs
 from vtlint import __version__
 from vtlint.bounded import MiB, read_bytes
 
-_MAGIC = b"VTLC5"  # 5: class summaries give their fields' scalar types
+_MAGIC = b"VTLC6"  # 6: summaries give fields' and returns' scalar types
 _MAC_SIZE = 32
 KEY_SIZE = 32
 MAX_ENTRY_BYTES = 512 * MiB  # a walk of a very large project is tens of MB

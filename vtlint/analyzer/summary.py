@@ -35,6 +35,7 @@ class FunctionSummary:
     decorators: list[str]
     vararg: str | None = None
     kwarg: str | None = None
+    returns: str | None = None  # the scalar type its return annotation declares (`-> bool`)
 
 
 @dataclass
@@ -262,7 +263,8 @@ class _Summarizer(cst.CSTVisitor):
         qual = self._qual(node.name.value)
         names, defaults, vararg, kwarg = _param_info(node.params, self.s.imports)
         decorators = _decorator_names(node, self.s.imports)
-        self.s.functions[qual] = FunctionSummary(qual, names, defaults, decorators, vararg, kwarg)
+        returns = scalar_annotation(node.returns.annotation) if node.returns is not None else None
+        self.s.functions[qual] = FunctionSummary(qual, names, defaults, decorators, vararg, kwarg, returns)
         if self.kinds and self.kinds[-1] == "class":
             cls = self.s.classes.get(self._qual_of_enclosing())
             if cls is not None:

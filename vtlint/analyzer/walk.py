@@ -35,7 +35,7 @@ from vtlint.analyzer.sources import (
     attr_source,
     item_source,
 )
-from vtlint.analyzer.summary import ModuleSummary, dotted, positional_params, resolve, scalar_annotation
+from vtlint.analyzer.summary import FunctionSummary, ModuleSummary, dotted, positional_params, resolve, scalar_annotation
 from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.builtin import BUILTIN_NAMES
@@ -1260,6 +1260,10 @@ class Walker:
         if lit.kind == V.CALL and lit.ref:
             ref = self.project.qualify(summary, lit.ref)
             if lit.items is None or not (self.project.klass(ref) or is_torch_nn_class(ref)):
+                function = self.project.function(ref)
+                if function is not None and function[1].returns is not None:
+                    # `_is_torch_npu_available = is_torch_npu_available()`, declared `-> bool`
+                    return Value(V.CONST, source=source, pytype=function[1].returns, confidence="medium")
                 return self.objects.construct(ref, source)
             args = [self.materialize(a, summary, None, act) for a in lit.items]
             kwargs = {k: self.materialize(a, summary, None, act) for k, a in lit.attrs.items()}
@@ -1398,7 +1402,7 @@ class Walker:
             self.block(fn.body, inner)
             return V.const(None)
         except _Return as ret:
-            return ret.value
+            return _declared(ret.value, decorators)
         except _InlinedBreak:
             # the caller breaks at this call; the callee, called eagerly, is compiled as its own frame
             if isinstance(fn, cst.FunctionDef):
@@ -1594,6 +1598,14 @@ class Walker:
 
 
 _MUTABLE = (V.OBJECT, V.NN_MODULE, V.LIST, V.DICT)
+
+
+def _declared(result: Value, function: FunctionSummary | None) -> Value:
+    """A result the walk could not work out, of a function whose annotation declares a scalar
+    (`def is_torch_npu_available() -> bool`): a Python value of that type."""
+    if result.kind != V.UNKNOWN or function is None or function.returns is None:
+        return result
+    return Value(V.CONST, pytype=function.returns, confidence="medium")
 ASSUME_CONSTANT = frozenset({"torch._dynamo.assume_constant_result", "torch._dynamo.decorators.assume_constant_result"})
 _READS = (cst.Name, cst.Attribute, cst.Subscript)  # expressions that read a value from outside
 
