@@ -2198,4 +2198,22 @@ PROGRAMS: dict[str, str] = {
             with torch.no_grad():
                 f(torch.ones(2), 2.0)
     """,
+    "generator_batches": """
+        import torch
+
+        @torch.compile
+        def step(x, alpha):
+            return x * alpha
+
+        def batches(x, bs):
+            for i in range(0, len(x), bs):
+                yield x[i:i + bs]
+
+        def run():
+            x = torch.randn(64, 4)
+            n = 0
+            for xb in batches(x, 16):  # a generator of four batches: alpha ramps over them
+                step(xb, 0.5 * min(1.0, (n + 1) / 4))
+                n += 1
+    """,
 }

@@ -147,6 +147,8 @@ class Act:
     cls: str | None = None  # the class a method belongs to (dotted), for super()
     closure: dict[str, Value] = field(default_factory=dict)
     uncertain_base: int = 0  # the walk's guessed branches around this call: its own start above them
+    yields: list[Value] | None = None  # a generator run eagerly: what it yields, in order
+    yields_known: bool = True  # False once a yield ran on a guessed path (how many there are is not known)
 
     @property
     def display(self) -> str:
@@ -220,6 +222,7 @@ class Walker:
         self.replay_grad_modes: list[bool] = [True]  # the grad modes the compiled calls run under, in order
         self.local_names: dict[str, str] = {}  # nested functions and decorator wrappers: their __qualname__
         self.function_sources: dict[tuple[str, str], Source] = {}  # each function's first Source in the frame
+        self.generators: dict[int, tuple[cst.CSTNode, bool]] = {}  # function node -> whether it yields
         self.module_sources: dict[str, Source] = {}  # each library module's first Source in the frame
         self.object_sources: dict[int, Source] = {}  # each nn.Module object's first Source in the frame
         self.grad_enabled: bool | None = True  # eager code's grad mode (torch.no_grad() blocks), None: unknown
@@ -1075,6 +1078,22 @@ class Walker:
             self.stack_depth -= pushed
         return self.call(func, args, kwargs, act, node)
 
+    def e_Yield(self, node: cst.Yield, act: Act) -> Value:
+        """A generator run eagerly (`for xb, yb in batches(x, y, bs)`) collects what it yields."""
+        value = self.expr(node.value, act) if isinstance(node.value, cst.BaseExpression) else V.const(None)
+        if isinstance(node.value, cst.From):
+            inner = self.expr(node.value.item, act)
+            items = self.iterate(inner, act, node.value.item)
+            if items is None:
+                act.yields_known = False
+            values = items or []
+        else:
+            values = [value]
+        if act.yields is not None:
+            act.yields_known = act.yields_known and self.uncertain <= act.uncertain_base
+            act.yields.extend(values)
+        return V.unknown()  # what `send()` passes in
+
     def e_Await(self, node: cst.Await, act: Act) -> Value:
         self.expr(node.expression, act)
         return V.unknown()
@@ -1383,7 +1402,7 @@ class Walker:
         self.entered.add((parsed.summary.display, qualname))
         link = Related(self.loc(act, node), f"{'in a loop: ' if act.loops else ''}calls {callee.rpartition(':')[2]}")
         inner = Act(parsed, qualname, env, (*act.chain, link), act.depth + 1, 0, cls, closure,
-                    uncertain_base=self.uncertain)
+                    uncertain_base=self.uncertain, yields=[] if self.eager and self.is_generator(fn) else None)
         self.inlining.append(key)
         bound = dict(env)
         if act.depth == 0 and self.replaying and isinstance(fn, cst.FunctionDef) \
@@ -1400,9 +1419,9 @@ class Walker:
             if isinstance(fn, cst.Lambda):
                 return self.expr(fn.body, inner)
             self.block(fn.body, inner)
-            return V.const(None)
+            return V.const(None) if inner.yields is None else _generated(inner)
         except _Return as ret:
-            return _declared(ret.value, decorators)
+            return _declared(ret.value, decorators) if inner.yields is None else _generated(inner)
         except _InlinedBreak:
             # the caller breaks at this call; the callee, called eagerly, is compiled as its own frame
             if isinstance(fn, cst.FunctionDef):
@@ -1419,6 +1438,12 @@ class Walker:
         finally:
             self.inlining.pop()
             self.grad_enabled = grad_enabled
+
+    def is_generator(self, fn: cst.FunctionDef | cst.Lambda) -> bool:
+        found = self.generators.get(id(fn))
+        if found is None:
+            found = self.generators[id(fn)] = (fn, _yields(fn))  # the node kept: its id stays its own
+        return found[1]
 
     def _compiled_receiver(self, key: tuple[str, str], receiver: Value | None) -> bool:
         """Whether this call goes through a compiled object: any call of a compiled function, and the
@@ -1598,6 +1623,42 @@ class Walker:
 
 
 _MUTABLE = (V.OBJECT, V.NN_MODULE, V.LIST, V.DICT)
+
+
+def _generated(act: Act) -> Value:
+    """The values a generator function yields, as the loop over it sees them: in order when every
+    yield ran on a path the walk knows; else one sample element of a sequence of unknown length."""
+    assert act.yields is not None
+    if act.yields_known:
+        return Value(V.LIST, items=list(act.yields))
+    return Value(V.LIST, items=None, attrs={"element": act.yields[0]} if act.yields else {})
+
+
+def _yields(fn: cst.FunctionDef | cst.Lambda) -> bool:
+    """Whether the body yields (a nested function's or a generator expression's yields aside)."""
+    if isinstance(fn, cst.Lambda):
+        return False
+    finder = _YieldFinder()
+    fn.body.visit(finder)
+    return finder.found
+
+
+class _YieldFinder(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.found = False
+
+    def visit_Yield(self, node: cst.Yield) -> bool:
+        self.found = True
+        return False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        return False
 
 
 def _declared(result: Value, function: FunctionSummary | None) -> Value:

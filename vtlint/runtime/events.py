@@ -68,8 +68,7 @@ def _matching_paren(text: str, open_at: int) -> int:
 
 def _unwrap_calls(source: str) -> str:
     """`___as_tensor(X)` -> X, `___odict_getitem(X, 'k')` -> X['k'],
-    `dict(type(X).__dict__)['a']` and `dict(type(X).__mro__[1].__dict__)['a']` -> X.a (a class
-    attribute read through X)."""
+    `dict(type(X).__dict__)['a']` -> X.a (a class attribute read through X)."""
     for name in ("___as_tensor(", "___from_numpy(", "___odict_getitem(", "___tuple_iterator_getitem(", "dict(type("):
         start = source.find(name)
         while start != -1:
@@ -79,8 +78,7 @@ def _unwrap_calls(source: str) -> str:
             inner = source[start + len(name): close]
             if name == "dict(type(":
                 tail = source[close + 1:]
-                # `.__mro__[1]`: the attribute is defined on a base class of X's type
-                match = re.match(r"(?:\.__mro__\[\d+\])?\.__dict__\)\[(['\"])(\w+)\1\]", tail)
+                match = re.match(r"\.__dict__\)\[(['\"])(\w+)\1\]", tail)
                 if not match:
                     break
                 replaced = f"{inner}.{match[2]}"

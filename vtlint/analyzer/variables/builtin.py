@@ -129,6 +129,8 @@ def _len(tx: Walker, target: Value, act: Act, node: cst.CSTNode) -> Value:
         tx.length_check(target, act, node)
     if target.kind in (V.LIST, V.TUPLE, V.NN_MODULE) and target.items is not None:
         return V.const(len(target.items))  # a ModuleList's length is static, as its children are
+    if tx.eager and target.kind == V.TENSOR and target.items and target.items[0].kind == V.CONST:
+        return target.items[0]  # `len(x)` of a tensor the program built: its first size
     return Value(V.CONST, pytype="int")
 
 
