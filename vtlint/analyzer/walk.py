@@ -35,7 +35,14 @@ from vtlint.analyzer.sources import (
     attr_source,
     item_source,
 )
-from vtlint.analyzer.summary import FunctionSummary, ModuleSummary, dotted, positional_params, resolve, scalar_annotation
+from vtlint.analyzer.summary import (
+    FunctionSummary,
+    ModuleSummary,
+    dotted,
+    positional_params,
+    resolve,
+    scalar_annotation,
+)
 from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.builtin import BUILTIN_NAMES
