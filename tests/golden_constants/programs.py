@@ -2216,4 +2216,34 @@ PROGRAMS: dict[str, str] = {
                 step(xb, 0.5 * min(1.0, (n + 1) / 4))
                 n += 1
     """,
+    "class_attributes_guarded_once": """
+        import torch
+        from torch import nn
+
+        class Scale:
+            k = 3
+
+        class Base(nn.Module):
+            use_bias = False
+
+        class Layer(Base):
+            j = 5
+
+            def forward(self, x):
+                x = x * self.j  # the class dict's guard: on layer 0's Source only
+                return x + 1 if self.use_bias else x  # a base class's: `__mro__[1]`
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layers = nn.ModuleList([Layer(), Layer()])
+
+            def forward(self, x, a, b):
+                for layer in self.layers:
+                    x = layer(x)
+                return x * a.k + b.k  # `a.k` guarded, `b.k` not: one class, one dict
+
+        def run():
+            torch.compile(Net())(torch.ones(2), Scale(), Scale())
+    """,
 }

@@ -25,6 +25,9 @@ def _by(observed, action):
 
 def test_normalize_source():
     assert normalize_source("dict(type(L['cfg']).__dict__)['scale']") == "L['cfg'].scale"
+    # an attribute of a base class (measured: `dict(type(L['self']).__mro__[1].__dict__)['flag'] == False`)
+    assert normalize_source("dict(type(L['c']).__mro__[1].__dict__)['get_text_config'].__defaults__[1]") \
+        == "L['c'].get_text_config.__defaults__[1]"
     assert normalize_source("L['self']._modules['linear']") == "L['self'].linear"
     assert normalize_source("L['self'].__dict__['_modules']['linear']._parameters['weight']") == "L['self'].linear.weight"
     assert normalize_source("L['self'].__dict__['step']") == "L['self'].step"
@@ -137,3 +140,10 @@ def test_the_source_a_failing_guard_compares() -> None:
     assert compared_source("len(L['xs']) == 3") == "L['xs']"
     assert compared_source("L['logits'].stride()[0] != L['logits'].size()[1]") is None  # a relation of sizes
     assert compared_source("len(self._modules['main']._modules) != 7") is None  # Dynamo's bookkeeping
+
+
+def test_the_defaults_of_torch_nn_module_methods_are_not_the_users() -> None:
+    """`for p in model.parameters()` in traced code: Dynamo inlines nn.Module.parameters and guards its
+    defaults (`dict(type(L['model']).__mro__[1].__dict__)['parameters'].__defaults__`); torch's own."""
+    assert compared_source("L['model'].parameters.__defaults__[0] == True") is None
+    assert compared_source("L['model'].forward.__defaults__[0] is None") == "L['model'].forward.__defaults__[0]"

@@ -41,6 +41,12 @@ _CONTAINERS = {"list": "ListVariable", "tuple": "TupleVariable", "dict": "ConstD
                "collections.OrderedDict": "ConstDictVariable", "set": "SetVariable", "range": "RangeVariable"}
 _TENSORS = {"torch.Tensor", "torch.nn.parameter.Parameter", "torch.nn.parameter.Buffer"}
 _INTERNAL = ("__builtins_dict__", "___check", "__closure__")
+# The defaults of torch.nn.Module's own methods, which Dynamo inlines and guards (`model.parameters()`:
+# `L['model'].parameters.__defaults__`): torch's bookkeeping, not a value of the user's
+_MODULE_API_DEFAULTS = re.compile(
+    r"\.(?:parameters|named_parameters|buffers|named_buffers|children|named_children|modules|named_modules|"
+    r"state_dict|train|eval|zero_grad|requires_grad_|to|apply|get_submodule|get_parameter|get_buffer|"
+    r"register_buffer|register_parameter|register_module|add_module)\.__(?:kw)?defaults__\b")
 _IMPORTED = "G['__import_"  # a global of another module, read through Dynamo's alias of that module
 _INSTALLED = {"site-packages", "dist-packages"}  # a virtualenv inside the project is not project code
 
@@ -68,7 +74,8 @@ def _matching_paren(text: str, open_at: int) -> int:
 
 def _unwrap_calls(source: str) -> str:
     """`___as_tensor(X)` -> X, `___odict_getitem(X, 'k')` -> X['k'],
-    `dict(type(X).__dict__)['a']` -> X.a (a class attribute read through X)."""
+    `dict(type(X).__dict__)['a']` and `dict(type(X).__mro__[1].__dict__)['a']` -> X.a (a class
+    attribute read through X)."""
     for name in ("___as_tensor(", "___from_numpy(", "___odict_getitem(", "___tuple_iterator_getitem(", "dict(type("):
         start = source.find(name)
         while start != -1:
@@ -78,7 +85,8 @@ def _unwrap_calls(source: str) -> str:
             inner = source[start + len(name): close]
             if name == "dict(type(":
                 tail = source[close + 1:]
-                match = re.match(r"\.__dict__\)\[(['\"])(\w+)\1\]", tail)
+                # `.__mro__[1]`: the attribute is defined on a base class of X's type
+                match = re.match(r"(?:\.__mro__\[\d+\])?\.__dict__\)\[(['\"])(\w+)\1\]", tail)
                 if not match:
                     break
                 replaced = f"{inner}.{match[2]}"
@@ -132,7 +140,7 @@ def _user_source(source: str | None) -> bool:
     (`G['__builtins_dict___0']`, a module's `_modules` dict, an instance `__dict__`)."""
     if not source or source in ("L", "G") or not source.startswith(("L[", "G[")):
         return False
-    if any(marker in source for marker in _INTERNAL):
+    if any(marker in source for marker in _INTERNAL) or _MODULE_API_DEFAULTS.search(source):
         return False
     return re.search(r"\.(?:_modules|_parameters|_buffers|__dict__)$", source) is None
 

@@ -187,10 +187,13 @@ class UserDefinedObjectVariable(Value):
                              confidence="medium")
             if name in klass.class_attrs:
                 value = tx.materialize(klass.class_attrs[name], mod, None, None)
-                # an object's class attribute is guarded through its type; an nn.Module's is not (its
-                # class is already pinned by the module's guards: measured, no guard on it)
-                if self.source and value.kind in (V.CONST, V.LIST, V.TUPLE, V.DICT) and not is_module:
-                    value = value.with_(source=TypeAttrSource(self.source, name))
+                if self.source and value.kind in (V.CONST, V.LIST, V.TUPLE, V.DICT):
+                    # guarded through the class dict that holds it (`dict(type(L['self']).__mro__[1].__dict__)
+                    # ['flag']`), once: every instance reads the same dict, whose VariableTracker Dynamo
+                    # reuses, so the guard keeps the first reader's Source (measured, objects and modules)
+                    first = tx.class_attr_sources.setdefault((mod.display, klass.qualname, name),
+                                                             TypeAttrSource(self.source, name))
+                    value = value.with_(source=first)
                 return value
         if is_module and (name in MODULE_METHODS or (tx.eager and name in EAGER_MODULE_METHODS)):
             return Value(V.LIB, ref=f"torch.nn.Module.{name}", bound_self=self)
