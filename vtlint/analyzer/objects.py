@@ -20,7 +20,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.sources import ModuleChildSource, Source
 from vtlint.analyzer.summary import ClassSummary, ModuleSummary
 from vtlint.analyzer.values import Value
-from vtlint.analyzer.variables.user_defined import dataclass_fields, init_of, is_dataclass
+from vtlint.analyzer.variables.user_defined import dataclass_fields, init_of, is_dataclass, qualified as qualified_name
 
 if TYPE_CHECKING:
     from vtlint.analyzer.index import Project
@@ -113,7 +113,18 @@ class ObjectModel:
         for _, klass in reversed(self.project.mro(summary, cls)):
             for name in klass.fields:
                 attrs[name] = _unseen_field(klass.field_types.get(name), klass.class_attrs.get(name))
-        return Value(V.OBJECT, ref=qualified, attrs=attrs) if attrs else V.unknown()
+        if not attrs:
+            return V.unknown()
+        value = Value(V.OBJECT, ref=qualified, attrs=attrs)
+        post_init = next((qualified_name(mod, f"{klass.qualname}.__post_init__")
+                          for mod, klass in self.project.mro(summary, cls) if "__post_init__" in klass.methods), None)
+        if post_init is not None and self.depth < MAX_CONSTRUCTION_DEPTH:
+            self.depth += 1
+            try:
+                self._run_method(value, summary, cls, post_init, [], {})  # what the dataclass's __init__ ends with
+            finally:
+                self.depth -= 1
+        return value
 
     def _container(self, kind: str, args: list[Value], source: Source | None) -> Value:
         ref = f"{_CONTAINER_MODULE}.{kind}"  # the defining name, however the user spelled the class
@@ -165,14 +176,18 @@ class ObjectModel:
                  kwargs: dict[str, Value]) -> None:
         """`__init__` of an object built outside the traced frame, walked in construction
         mode: its stores fill `value.attrs`; no guard, break or graph op is recorded."""
-        from vtlint.analyzer.walk import Act, WalkAborted  # the walk imports this module
-
-        walker = self.walker
         init = init_of(self.project, summary, cls)
         if init is None:
             if is_dataclass(cls):
                 dataclass_fields(value, cls, args, kwargs)
             return
+        self._run_method(value, summary, cls, init, args, kwargs)
+
+    def _run_method(self, value: Value, summary: ModuleSummary, cls: ClassSummary, method: str, args: list[Value],
+                    kwargs: dict[str, Value]) -> None:
+        from vtlint.analyzer.walk import Act, WalkAborted  # the walk imports this module
+
+        walker = self.walker
         parsed = self.project.parsed(summary.display)
         node = parsed.classes.get(cls.qualname) if parsed is not None else None
         if parsed is None or node is None:
@@ -180,7 +195,7 @@ class ObjectModel:
         walker.eager += 1
         graph_ops = walker.frame.graph_ops
         try:
-            walker.call_user(Value(V.FUNC, ref=init, bound_self=value), args, dict(kwargs),
+            walker.call_user(Value(V.FUNC, ref=method, bound_self=value), args, dict(kwargs),
                            Act(parsed, cls.qualname, {}), node)
         except WalkAborted[:-1]:  # not TooComplex: the entry's own budget still applies
             pass
@@ -190,6 +205,8 @@ class ObjectModel:
 
 
 def _unseen_field(scalar: str | None, default: Value | None) -> Value:
+    if default is not None and default.kind == V.CONST and default.known and default.value is None:
+        return V.const(None).with_(confidence="medium")  # an optional feature the architecture leaves off
     if scalar is None:
         return V.unknown()
     if scalar in ("bool", "str") and default is not None and default.kind == V.CONST and default.known \
