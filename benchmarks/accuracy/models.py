@@ -33,6 +33,28 @@ class Arch:
     def entry(self) -> str:
         return f"{self.path}:{self.model_class}.forward"
 
+    def script(self) -> str:
+        """The script a user writes around the model: built from its config, put in eval mode, called
+        once without grad on the harness's inputs (what the static pass sees of the model's values)."""
+        size = self.config.get("image_size", 32)
+        inputs = {
+            "input_ids": f"torch.randint(0, {VOCAB}, (1, {SEQ}))",
+            "decoder_input_ids": f"torch.randint(0, {VOCAB}, (1, {SEQ}))",
+            "attention_mask": f"torch.ones(1, {SEQ}, dtype=torch.long)",
+            "pixel_values": f"torch.randn(1, 3, {size}, {size})",
+            "input_features": f"torch.randn(1, {self.config.get('num_mel_bins', 16)}, "
+                              f"{2 * self.config.get('max_source_positions', 32)})",
+            "input_values": "torch.randn(1, 400)",
+        }
+        arguments = ", ".join(f"{name}={inputs[name]}" for name in self.inputs)
+        config = ", ".join(f"{key}={value!r}" for key, value in self.config.items())
+        return (f"import torch\n\nfrom {self.module} import {self.config_class}, {self.model_class}\n\n\n"
+                f"def main():\n"
+                f"    model = {self.model_class}({self.config_class}({config})).eval()\n"
+                f"    with torch.no_grad():\n"
+                f"        model({arguments})\n\n\n"
+                f"if __name__ == \"__main__\":\n    main()\n")
+
 
 def _bart_like(**extra: Any) -> dict[str, Any]:
     return dict(vocab_size=VOCAB, d_model=64, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4,

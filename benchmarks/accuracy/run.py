@@ -8,7 +8,10 @@ ML engineers write them, run as `python train.py` would). The harness
 (`harness.py`) runs every case once under `torch.compile(backend="eager")` in
 ONE subprocess, through `vtlint.runtime` (TORCH_TRACE + the inline hook), so
 the runtime facts are the ones vtlint itself gathers. The static pass analyzes
-the same files with each case's `forward` as `--entry`; a program is analyzed as
+the same files with each case's `forward` as `--entry`, each transformers model
+with the script its user writes around it (`models.Arch.script`: the config, the
+model, `eval()`, one call; `--no-scripts` leaves them out, as for a config loaded
+from disk); a program is analyzed as
 `vtlint check .` would, with the entries the static pass discovers itself (what
 the run compiled and the pass did not find counts as missed). Both traces are joined
 on `Event.key` (DESIGN.md's join key), per kind and per construct.
@@ -51,6 +54,7 @@ from vtlint.config import Config  # noqa: E402
 from vtlint.runtime.step import RuntimeFacts, run_step  # noqa: E402
 from vtlint.trace import Action, Event  # noqa: E402
 
+SCRIPTS = "transformers_scripts"  # one script per architecture, as its user writes it (models.Arch.script)
 # The transformers modules a model's forward can reach besides its own package.
 TRANSFORMERS_SHARED = ("transformers/*.py", "transformers/utils", "transformers/integrations",
                        "transformers/generation")
@@ -88,14 +92,21 @@ def prepare(scratch: Path) -> None:
         stamp.write_text(wanted, encoding="utf-8")
     shutil.rmtree(scratch / "programs", ignore_errors=True)
     shutil.copytree(HERE / "programs", scratch / "programs", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    scripts = scratch / SCRIPTS
+    shutil.rmtree(scripts, ignore_errors=True)
+    scripts.mkdir()
+    for arch in ARCHS:
+        (scripts / f"run_{arch.name}.py").write_text(arch.script(), encoding="utf-8")
 
 
-def static_paths(scratch: Path, corpora: tuple[str, ...], limit: int | None) -> list[Path]:
+def static_paths(scratch: Path, corpora: tuple[str, ...], limit: int | None, scripts: bool = True) -> list[Path]:
     paths = [scratch / "exportdb"] if "exportdb" in corpora else []
     if "transformers" in corpora:
         for pattern in TRANSFORMERS_SHARED:
             paths += sorted(scratch.glob(pattern)) if "*" in pattern else [scratch / pattern]
         paths += sorted({(scratch / arch.path).parent for arch in ARCHS[:limit]})
+        if scripts:  # the user's script around each model: its config, eval(), a call
+            paths += [scratch / SCRIPTS / f"run_{arch.name}.py" for arch in ARCHS[:limit]]
     return paths
 
 
@@ -152,10 +163,11 @@ def _analyze_isolated(scratch: Path, paths: list[Path], entries: list[str]) -> P
     return merged
 
 
-def predict(scratch: Path, entries: list[str], corpora: tuple[str, ...], limit: int | None) -> Prediction:
+def predict(scratch: Path, entries: list[str], corpora: tuple[str, ...], limit: int | None,
+            scripts: bool = True) -> Prediction:
     """One project for exportdb + transformers; each program folder its own (see per_program.py)."""
     prediction = Prediction()
-    paths = static_paths(scratch, corpora, limit)
+    paths = static_paths(scratch, corpora, limit, scripts)
     if paths:
         prediction = _analyze_isolated(scratch, paths, [e for e in entries if not e.startswith("programs/")])
     if "programs" in corpora:
@@ -391,6 +403,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--corpus", action="append", choices=CORPORA,
                         help="run only this corpus (repeatable; default: all three)")
     parser.add_argument("--limit", type=int, help="only the first N cases of each corpus")
+    parser.add_argument("--no-scripts", action="store_true",
+                        help="analyze the transformers models without their scripts (a config loaded from disk)")
     parser.add_argument("--dump-predictions", type=Path, help="also write the static pass's events to FILE")
     parser.add_argument("--predictions", type=Path,
                         help="score the events of FILE (--dump-predictions) instead of running the static pass")
@@ -419,7 +433,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.predictions:
         prediction = load_prediction(args.predictions)
     else:
-        prediction = predict(SCRATCH, entries, corpora, args.limit)
+        prediction = predict(SCRATCH, entries, corpora, args.limit, scripts=not args.no_scripts)
     if args.dump_predictions:
         save_prediction(prediction, args.dump_predictions)
     elapsed["static"] = time.perf_counter() - started

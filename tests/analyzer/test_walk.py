@@ -552,6 +552,28 @@ def test_a_global_set_by_a_function_declared_to_return_a_bool_is_a_bool(predict:
     assert wraps["G['_is_npu']"].guard_kind in ("TRUE_MATCH", "FALSE_MATCH")
 
 
+def test_a_comprehension_filtered_by_an_undecidable_condition_has_an_unknown_length(predict: Predict) -> None:
+    """`[k for k, v in flags.items() if v]` with a flag the walk cannot read: how many are kept is not
+    known, so `if len(kept) > 0:` may go either way and a break behind it is a guess, not a finding
+    (transformers' output capturing: a lock taken only when some output is recorded)."""
+    prediction = predict({"m.py": """
+        import os
+        import torch
+
+        @torch.compile
+        def f(x, flags):
+            kept = [k for k, v in flags.items() if v]
+            if len(kept) > 0:
+                print("recording", kept)
+            return x + 1
+
+        def run():
+            f(torch.ones(2), {"hidden": os.environ.get("HIDDEN") == "1", "attentions": False})
+    """})
+    breaks = [e for e in prediction.events if e.action is Action.GRAPH_BREAK]
+    assert breaks and all(e.confidence == "low" and e.detail.get("guessed_path") for e in breaks)
+
+
 def test_a_number_read_before_a_break_is_named_by_its_stack_slot(predict: Predict) -> None:
     """The resume function receives the operand stack: `x = t.item()` is `___stack0`, while in
     `print(f"loss {t.item():.4f}")` the callable and the f-string's first piece wait below it, so

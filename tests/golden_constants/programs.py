@@ -2246,4 +2246,45 @@ PROGRAMS: dict[str, str] = {
         def run():
             torch.compile(Net())(torch.ones(2), Scale(), Scale())
     """,
+    "dataclass_transform_config": """
+        from dataclasses import dataclass
+        from typing import dataclass_transform
+
+        import torch
+        from torch import nn
+
+        @dataclass_transform(kw_only_default=True)
+        class BaseConfig:  # transformers' PreTrainedConfig: every subclass a dataclass
+            def __init_subclass__(cls, **kwargs):
+                super().__init_subclass__(**kwargs)
+                dataclass(cls, kw_only=True)
+
+        class NetConfig(BaseConfig):
+            n_layers: int = 6
+            width: int = 4
+            use_bias: bool = True
+
+            def __post_init__(self):
+                self.scale = self.width * 2
+
+        class Net(nn.Module):
+            def __init__(self, config: NetConfig):
+                super().__init__()
+                self.layers = nn.ModuleList([nn.Linear(config.width, config.width, bias=config.use_bias)
+                                             for _ in range(config.n_layers)])
+                self.scale = config.scale
+
+            def train(self, mode=True):  # an override that returns what nn.Module's returns
+                out = super().train(mode)
+                return out
+
+            def forward(self, x):
+                for layer in self.layers:
+                    x = layer(x)
+                return x * self.scale
+
+        def run():
+            net = Net(NetConfig(n_layers=2, width=4, use_bias=False)).eval()
+            torch.compile(net)(torch.ones(4))
+    """,
 }

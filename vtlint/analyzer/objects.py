@@ -20,7 +20,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.sources import ModuleChildSource, Source
 from vtlint.analyzer.summary import ClassSummary, ModuleSummary
 from vtlint.analyzer.values import Value
-from vtlint.analyzer.variables.user_defined import dataclass_fields, init_of, is_dataclass, qualified as qualified_name
+from vtlint.analyzer.variables.user_defined import dataclass_fields, init_of, is_dataclass_like, post_init_of
 
 if TYPE_CHECKING:
     from vtlint.analyzer.index import Project
@@ -85,11 +85,12 @@ class ObjectModel:
             return self.construct(ref, source)
         qualified, summary, cls = found
         is_module = self.project.is_nn_module(summary, cls)
+        walked = self.depth < MAX_CONSTRUCTION_DEPTH
         value = Value(V.NN_MODULE if is_module else V.OBJECT, source=source, ref=qualified,
-                      attrs=self.instance_attrs(summary, cls))
+                      attrs=self.instance_attrs(summary, cls, constructs=not walked))
         if is_module:
             value.attrs.setdefault("training", V.const(True))  # nn.Module.__init__
-        if self.depth < MAX_CONSTRUCTION_DEPTH:
+        if walked:
             self.depth += 1
             try:
                 self.run_init(value, summary, cls, args, kwargs)
@@ -116,8 +117,7 @@ class ObjectModel:
         if not attrs:
             return V.unknown()
         value = Value(V.OBJECT, ref=qualified, attrs=attrs)
-        post_init = next((qualified_name(mod, f"{klass.qualname}.__post_init__")
-                          for mod, klass in self.project.mro(summary, cls) if "__post_init__" in klass.methods), None)
+        post_init = post_init_of(self.project, summary, cls)
         if post_init is not None and self.depth < MAX_CONSTRUCTION_DEPTH:
             self.depth += 1
             try:
@@ -161,13 +161,18 @@ class ObjectModel:
         # and by its type (pytype) for method calls
         return Value(V.UNKNOWN, source=source, ref=callee, pytype=breaks.instance_type(callee), confidence="low")
 
-    def instance_attrs(self, summary: ModuleSummary, cls: ClassSummary) -> dict[str, Value]:
+    def instance_attrs(self, summary: ModuleSummary, cls: ClassSummary, constructs: bool = True) -> dict[str, Value]:
+        """The attributes `__init__` stores, as the summary read them; the objects it builds
+        (`self.lin = nn.Linear(...)`) only when `constructs`: an `__init__` about to be walked builds
+        them itself, with its real arguments."""
         attrs: dict[str, Value] = {}
         for mod, klass in reversed(self.project.mro(summary, cls)):
             for name, lit in klass.init_attrs.items():
+                if lit.kind == V.CALL and not constructs:
+                    continue
                 attrs[name] = self.walker.materialize(lit, mod, None, None) if lit.kind != V.NAME else V.unknown()
                 attrs[name].confidence = lit.confidence if lit.confidence != "high" else attrs[name].confidence
-            if is_dataclass(klass):
+            if is_dataclass_like(self.project, mod, klass):
                 for name, lit in klass.class_attrs.items():
                     attrs[name] = self.walker.materialize(lit, mod, None, None)
         return attrs
@@ -176,12 +181,15 @@ class ObjectModel:
                  kwargs: dict[str, Value]) -> None:
         """`__init__` of an object built outside the traced frame, walked in construction
         mode: its stores fill `value.attrs`; no guard, break or graph op is recorded."""
-        init = init_of(self.project, summary, cls)
-        if init is None:
-            if is_dataclass(cls):
-                dataclass_fields(value, cls, args, kwargs)
+        if init_of(self.project, summary, cls) is None and is_dataclass_like(self.project, summary, cls):
+            dataclass_fields(self.project, value, summary, cls, args, kwargs)  # the generated `__init__`
+            post_init = post_init_of(self.project, summary, cls)
+            if post_init is not None:
+                self._run_method(value, summary, cls, post_init, [], {})
             return
-        self._run_method(value, summary, cls, init, args, kwargs)
+        init = init_of(self.project, summary, cls)
+        if init is not None:
+            self._run_method(value, summary, cls, init, args, kwargs)
 
     def _run_method(self, value: Value, summary: ModuleSummary, cls: ClassSummary, method: str, args: list[Value],
                     kwargs: dict[str, Value]) -> None:

@@ -51,6 +51,7 @@ from vtlint.analyzer.variables.library import DATA_PTR, is_torch_nn_class
 from vtlint.analyzer.variables.lists import RangeVariable
 from vtlint.analyzer.variables.nn_module import parameters_of
 from vtlint.analyzer.variables.tensor import DTYPE_NAMES, grad_of
+from vtlint.analyzer.variables.user_defined import MODULE_METHODS
 from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
 from vtlint.trace import Action, Event
@@ -872,6 +873,9 @@ class Walker:
         kind = container_of(self.project, receiver) if name == "__init__" else None
         if kind is not None:  # `super().__init__(conv, norm, act)` of a Sequential subclass: modelled natively
             return Value(V.LIB, ref=f"torch.nn.{kind}.__init__", bound_self=receiver)
+        if receiver.kind == V.NN_MODULE and name in MODULE_METHODS:
+            # `out = super().train(mode)` in an override: nn.Module's own, modelled natively (returns the module)
+            return Value(V.LIB, ref=f"torch.nn.Module.{name}", bound_self=receiver)
         return None
 
     def e_Subscript(self, node: cst.Subscript, act: Act) -> Value:
@@ -1044,16 +1048,19 @@ class Walker:
         elements = self.iterate(iterable, act, comp.iter)
         # of unknown length: one element stands for all, the first when it is known (range(n) starts at 0)
         first = iterable.first() if isinstance(iterable, RangeVariable) else V.unknown()
+        filtered = False  # an element kept by a condition the walk cannot decide: the length is not known
         for element in (elements if elements is not None else [first])[:MAX_UNROLL]:
             self.assign(comp.target, element, act)
-            if not all(self.truth(self.expr(cond.test, act), act, cond, "if") is not False for cond in comp.ifs):
+            kept = [self.truth(self.expr(cond.test, act), act, cond, "if") for cond in comp.ifs]
+            if False in kept:
                 continue
+            filtered = filtered or None in kept
             if comp.inner_for_in is not None:
                 self._comp_level(comp.inner_for_in, produce, act, out)
             else:
                 result = produce()
                 out.append(result if isinstance(result, Value) else V.unknown())
-        if elements is None:
+        if elements is None or filtered:
             raise _Unrolled
 
     def e_Lambda(self, node: cst.Lambda, act: Act) -> Value:
@@ -1374,6 +1381,9 @@ class Walker:
                         cells={k: V.snapshot(closure[k]) for k in _names_read(fn) if k in closure})
             self.recorded.append(((parsed.summary.display, qualname), site))
             return self._compiled_result(fn, func.bound_self)
+        if self.eager and parsed.summary.module.startswith("torch.nn.") and \
+                qualname.rpartition(".")[2] in ("reset_parameters", "_reset_parameters"):
+            return V.const(None)  # weight initialization: tensors only, nothing Dynamo guards
         decorators = parsed.summary.functions.get(qualname)
         if decorators and any(breaks.is_disabled_decorator(d) for d in decorators.decorators):
             self.graph_break(act, node, breaks.decide_disabled_call(qualname), qualname)

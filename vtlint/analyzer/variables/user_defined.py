@@ -54,10 +54,25 @@ def init_of(project: Project, summary: ModuleSummary, cls: ClassSummary) -> str 
     return None
 
 
-def dataclass_fields(value: Value, cls: ClassSummary, args: list[Value], kwargs: dict[str, Value]) -> None:
-    """A @dataclass's generated `__init__`: fields in declaration order, then keywords."""
-    for name, arg in [*zip(cls.class_attrs, args), *kwargs.items()]:
+def is_dataclass_like(project: Project, summary: ModuleSummary, cls: ClassSummary) -> bool:
+    """A @dataclass, or a subclass of a class marked `@dataclass_transform` (PEP 681: transformers'
+    `PreTrainedConfig` makes each subclass a dataclass in `__init_subclass__`)."""
+    return is_dataclass(cls) or any(d.rpartition(".")[2] == "dataclass_transform"
+                                    for _, klass in project.mro(summary, cls)[1:] for d in klass.decorators)
+
+
+def dataclass_fields(project: Project, value: Value, summary: ModuleSummary, cls: ClassSummary, args: list[Value],
+                     kwargs: dict[str, Value]) -> None:
+    """A dataclass's generated `__init__`: its fields (a base's first) by position, then keywords."""
+    names = list(dict.fromkeys(name for _, klass in reversed(project.mro(summary, cls)) for name in klass.fields))
+    for name, arg in [*zip(names, args), *kwargs.items()]:
         value.attrs[name] = arg.with_(source=None)
+
+
+def post_init_of(project: Project, summary: ModuleSummary, cls: ClassSummary) -> str | None:
+    """The `__post_init__` a dataclass's generated `__init__` ends with."""
+    return next((qualified(mod, f"{klass.qualname}.__post_init__")
+                 for mod, klass in project.mro(summary, cls) if "__post_init__" in klass.methods), None)
 
 
 class UserDefinedClassVariable(Value):
@@ -92,11 +107,15 @@ class UserDefinedClassVariable(Value):
             return tx.objects.instantiate(self.ref, args, kwargs, None)
         summary, cls = found
         value = Value(V.OBJECT, ref=qualified(summary, cls.qualname), attrs=tx.objects.instance_attrs(summary, cls))
+        if init_of(tx.project, summary, cls) is None and is_dataclass_like(tx.project, summary, cls):
+            dataclass_fields(tx.project, value, summary, cls, args, kwargs)  # the generated `__init__`
+            post_init = post_init_of(tx.project, summary, cls)
+            if post_init is not None:
+                tx.call_user(Value(V.FUNC, ref=post_init, bound_self=value), [], {}, act, node)
+            return value
         init = init_of(tx.project, summary, cls)
         if init is not None:
             tx.call_user(Value(V.FUNC, ref=init, bound_self=value), args, kwargs, act, node)
-        elif is_dataclass(cls):
-            dataclass_fields(value, cls, args, kwargs)
         return value
 
 
