@@ -2287,4 +2287,68 @@ PROGRAMS: dict[str, str] = {
             net = Net(NetConfig(n_layers=2, width=4, use_bias=False)).eval()
             torch.compile(net)(torch.ones(4))
     """,
+    "property_setter_config": """
+        import torch
+
+        class Config:  # transformers' `config._attn_implementation`: a property with a setter
+            def __init__(self, **kwargs):
+                self._impl: str | None = kwargs.pop("impl", None)
+                self.n = 2
+
+            @property
+            def _impl(self):
+                return self._impl_internal
+
+            @_impl.setter
+            def _impl(self, value):
+                current = getattr(self, "_impl", None)
+                chosen = value if not isinstance(value, dict) else value.get("", current)
+                self._impl_internal = chosen
+
+        class Net(torch.nn.Module):
+            def __init__(self, config):
+                super().__init__()
+                self.config = config
+                self.config._impl_internal = "sdpa" if self.config._impl is None else self.config._impl
+
+            def forward(self, x):
+                x = x * self.config.n
+                if self.config._impl == "sdpa":  # the getter, inlined: `_impl_internal` guarded
+                    return x + 1
+                return x - 1
+
+        def run():
+            net = Net(Config())
+            torch.compile(net)(torch.ones(2))
+    """,
+    "shared_config_first_source": """
+        import torch
+        from torch import nn
+
+        class Config:
+            def __init__(self):
+                self.k = 3
+                self.j = 4
+
+        class Attention(nn.Module):
+            def __init__(self, config):
+                super().__init__()
+                self.config = config  # the model's config object, shared
+
+            def forward(self, x):
+                return x * self.config.k  # guarded as `L['self'].config.k`: the object's first Source
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.config = Config()
+                self.attn = Attention(self.config)
+
+            def forward(self, x):
+                x = x + self.config.j
+                return self.attn(x)
+
+        def run():
+            torch.compile(Model())(torch.ones(2))
+    """,
 }

@@ -25,7 +25,7 @@ import platformdirs
 from vtlint import __version__
 from vtlint.bounded import MiB, read_bytes
 
-_MAGIC = b"VTLC6"  # 6: summaries give fields' and returns' scalar types
+_MAGIC = b"VTLC7"  # 7: a property's setter summarized apart from its getter
 _MAC_SIZE = 32
 KEY_SIZE = 32
 MAX_ENTRY_BYTES = 512 * MiB  # a walk of a very large project is tens of MB

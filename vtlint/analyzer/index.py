@@ -13,7 +13,15 @@ from pathlib import Path
 import libcst as cst
 
 from vtlint.analyzer.chunks import ChunkCache, Positions, parse_chunked
-from vtlint.analyzer.summary import ClassSummary, FunctionSummary, ModuleSummary, summarize, walk_statements
+from vtlint.analyzer.summary import (
+    SETTER,
+    ClassSummary,
+    FunctionSummary,
+    ModuleSummary,
+    dotted,
+    summarize,
+    walk_statements,
+)
 
 # Packages whose functions trace_rules decides on (graph nodes, skips): never inlined from source.
 NOT_INLINED_ROOTS = ("torch", "builtins", "typing", "functools", "itertools", "collections", "abc", "enum", "dataclasses")
@@ -59,7 +67,8 @@ class _Defs(cst.CSTVisitor):
         return ".".join([*parts, name])
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self.functions.setdefault(self._qual(node.name.value), node)
+        setter = any(dotted(d.decorator) == f"{node.name.value}.setter" for d in node.decorators)
+        self.functions.setdefault(self._qual(node.name.value) + (SETTER if setter else ""), node)
         self.stack.append((node.name.value, "function"))
 
     def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:

@@ -157,6 +157,7 @@ def literal(node: cst.BaseExpression, imports: dict[str, str]) -> Value:
 
 
 _SCALARS = ("int", "float", "bool", "str")
+SETTER = ".fset"  # a property's setter, by the getter's qualified name and this suffix
 
 
 def scalar_annotation(node: cst.BaseExpression) -> str | None:
@@ -264,6 +265,8 @@ class _Summarizer(cst.CSTVisitor):
         names, defaults, vararg, kwarg = _param_info(node.params, self.s.imports)
         decorators = _decorator_names(node, self.s.imports)
         returns = scalar_annotation(node.returns.annotation) if node.returns is not None else None
+        if f"{node.name.value}.setter" in decorators:
+            qual = f"{qual}{SETTER}"  # the property's getter keeps the name
         self.s.functions[qual] = FunctionSummary(qual, names, defaults, decorators, vararg, kwarg, returns)
         if self.kinds and self.kinds[-1] == "class":
             cls = self.s.classes.get(self._qual_of_enclosing())

@@ -36,6 +36,7 @@ from vtlint.analyzer.sources import (
     item_source,
 )
 from vtlint.analyzer.summary import (
+    SETTER,
     FunctionSummary,
     ModuleSummary,
     dotted,
@@ -760,7 +761,10 @@ class Walker:
                     self.assign(sub, elements[i] if elements and i < len(elements) else V.unknown(), act)
         elif isinstance(target, cst.Attribute):
             owner = self.expr(target.value, act)
-            if owner.kind in (V.OBJECT, V.NN_MODULE):
+            setter = self._property_setter(owner, target.attr.value)
+            if setter is not None:
+                self.call_user(setter, [value], {}, act, target)  # type: ignore[arg-type]
+            elif owner.kind in (V.OBJECT, V.NN_MODULE):
                 # a store mid-trace: later reads in this frame see the new value, without a Source
                 # (Dynamo tracks the mutation as a side effect; nothing is guarded on it)
                 if self.uncertain > act.uncertain_base and value.kind == V.CONST and value.known:
@@ -772,6 +776,17 @@ class Walker:
                     self.stored.add((id(owner.attrs), target.attr.value))
         elif isinstance(target, cst.Subscript):
             self.store_item(self.expr(target.value, act), target, value, act)
+
+    def _property_setter(self, owner: Value, name: str) -> Value | None:
+        """`config._attn_implementation = value` where the class defines that property's setter: Python
+        calls the setter (and Dynamo inlines it)."""
+        found = self.project.klass(owner.ref or "") if owner.kind in (V.OBJECT, V.NN_MODULE) else None
+        for mod, klass in self.project.mro(*found) if found is not None else ():
+            if name in klass.methods:
+                qualname = f"{klass.qualname}.{name}{SETTER}"
+                return Value(V.FUNC, ref=f"{mod.module}.{qualname}" if mod.module else qualname, bound_self=owner) \
+                    if qualname in mod.functions else None
+        return None
 
     def store_item(self, owner: Value, target: cst.Subscript, value: Value, act: Act) -> None:
         """`state['step'] = 3`, `items[0] = x`: later reads see the new value (without a Source)."""
@@ -1406,8 +1421,9 @@ class Walker:
         if act.depth >= MAX_DEPTH or key in self.inlining or len(self.inlining) >= MAX_ACTIVE:
             self.notes.append(f"inlining of {qualname} stopped (recursion or depth {MAX_DEPTH})")
             return V.unknown()
-        callee = f"{parsed.summary.display}:{qualname}" if not qualname.startswith("<") else qualname
-        code_name = "<lambda>" if isinstance(fn, cst.Lambda) else qualname
+        shown = qualname.removesuffix(SETTER)  # a property's setter: its code object is named as the getter
+        callee = f"{parsed.summary.display}:{shown}" if not shown.startswith("<") else shown
+        code_name = "<lambda>" if isinstance(fn, cst.Lambda) else shown
         if not parsed.summary.module.startswith("torch."):  # torch.nn's own forwards: not the user's news
             self.emit(Action.INLINE, act, node, callee=self.callee_name(parsed, code_name), variable_tracker=V.FUNC,
                       detail={"qualname": qualname})
@@ -1558,7 +1574,7 @@ class Walker:
         parsed = self.project.parsed(summary.display)
         if parsed is None or qualname not in parsed.functions:
             return None
-        cls = ref.rpartition(".")[0] if "." in qualname else None
+        cls = ref.removesuffix(SETTER).rpartition(".")[0] if "." in qualname else None
         return parsed, parsed.functions[qualname], {}, cls, qualname
 
     def bind(self, fn: cst.FunctionDef | cst.Lambda, func: Value, args: list[Value], kwargs: dict[str, Value],

@@ -86,12 +86,32 @@ class BuiltinVariable(Value):
         return Value(V.CONST) if name in PURE_BUILTINS else V.unknown()
 
 
+_BUILTIN_TYPES: dict[str, type] = {"dict": dict, "list": list, "tuple": tuple, "str": str, "int": int,
+                                    "float": float, "bool": bool, "set": set}
+_PYTYPES: dict[str, type] = {"int": int, "float": float, "bool": bool, "str": str, "NoneType": type(None)}
+_CONTAINER_TYPES: dict[str, type] = {V.LIST: list, V.TUPLE: tuple, V.DICT: dict}
+
+
+def _builtin_isinstance(value: Value, wanted: list[Value]) -> bool | None:
+    """`isinstance(value, dict)` against builtin types, for a value whose Python type the walk knows."""
+    if not wanted or any(w.kind != V.BUILTIN or w.ref not in _BUILTIN_TYPES for w in wanted):
+        return None
+    types = tuple(_BUILTIN_TYPES[w.ref or ""] for w in wanted)
+    if value.kind == V.CONST and value.known:
+        return isinstance(value.value, types)
+    known = _PYTYPES.get(value.pytype or "") if value.kind == V.CONST else _CONTAINER_TYPES.get(value.kind)
+    return issubclass(known, types) if known is not None else None
+
+
 def _isinstance(tx: Walker, args: list[Value]) -> Value:
     """`isinstance(m, nn.Linear)` on an object whose class the walk knows: its MRO decides (a constant,
-    as Dynamo folds it); otherwise a bool of unknown value."""
+    as Dynamo folds it); so do builtin types of a value whose type is known (`isinstance(value, dict)`);
+    otherwise a bool of unknown value."""
+    wanted = args[1].items if len(args) == 2 and args[1].kind == V.TUPLE and args[1].items is not None else args[1:]
+    if len(args) == 2 and (answer := _builtin_isinstance(args[0], wanted)) is not None:
+        return V.const(answer)
     if len(args) != 2 or args[0].kind not in (V.NN_MODULE, V.OBJECT) or not args[0].ref:
         return Value(V.CONST, pytype="bool")
-    wanted = args[1].items if args[1].kind == V.TUPLE and args[1].items is not None else [args[1]]
     answers = [tx.objects.is_subclass(args[0].ref, w.ref) if w.ref and w.kind in (V.CLASS, V.LIB) else None
                for w in wanted]
     found = tx.objects.resolve_class(args[0].ref)

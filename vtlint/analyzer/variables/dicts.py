@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
     from vtlint.analyzer.walk import Act, Walker
 
-METHODS = frozenset({"items", "keys", "values", "get"})
+METHODS = frozenset({"items", "keys", "values", "get", "pop"})
 
 
 class ConstDictVariable(Value):
@@ -59,6 +59,13 @@ class ConstDictVariable(Value):
             if args[0].value in keys:
                 return wrapped[keys.index(args[0].value)]
             return args[1] if len(args) > 1 else V.const(None)
+        if method == "pop" and args and args[0].known:
+            # `kwargs.pop("attn_implementation", None)`: the value, removed; else the default
+            if args[0].value in keys:
+                index = keys.index(args[0].value)
+                del keys[index]
+                return items.pop(index).with_(source=None)
+            return args[1] if len(args) > 1 else V.unknown()
         return V.unknown()
 
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from vtlint.analyzer import values as V
-from vtlint.analyzer.sources import AttrSource, ModuleChildSource, NNModuleSource, TypeAttrSource, attr_source
+from vtlint.analyzer.sources import AttrSource, ModuleChildSource, NNModuleSource, Source, TypeAttrSource, attr_source
 from vtlint.analyzer.summary import ClassSummary, ModuleSummary
 from vtlint.analyzer.values import Value
 from vtlint.trace import Action
@@ -106,7 +106,8 @@ class UserDefinedClassVariable(Value):
         if found is None or tx.project.is_nn_module(*found):
             return tx.objects.instantiate(self.ref, args, kwargs, None)
         summary, cls = found
-        value = Value(V.OBJECT, ref=qualified(summary, cls.qualname), attrs=tx.objects.instance_attrs(summary, cls))
+        value = Value(V.OBJECT, ref=qualified(summary, cls.qualname),
+                      attrs=tx.objects.instance_attrs(summary, cls, constructs=False))
         if init_of(tx.project, summary, cls) is None and is_dataclass_like(tx.project, summary, cls):
             dataclass_fields(tx.project, value, summary, cls, args, kwargs)  # the generated `__init__`
             post_init = post_init_of(tx.project, summary, cls)
@@ -132,13 +133,22 @@ class UserDefinedObjectVariable(Value):
             self.custom_getattribute(tx, act, node)
         getter = self.property_getter(tx, name)
         if getter is not None and act is not None and node is not None:
-            return tx.call_user(getter, [], {}, act, node)  # type: ignore[arg-type]
+            mark = len(tx.events)
+            result = tx.call_user(getter, [], {}, act, node)  # type: ignore[arg-type]
+            if self.custom_getattribute_of(tx) and mark < len(tx.events) and tx.events[mark].action is Action.INLINE:
+                # read through the class's `__getattribute__`: the getter runs inside it, not at this line
+                del tx.events[mark]
+            return result
         return self.instance_attr(tx, name)
 
     def call_function(self, tx: Walker, args: list[Value], kwargs: dict[str, Value], act: Act,
                       node: cst.Call) -> Value:
         call = self.instance_attr(tx, "__call__") if self.ref and tx.project.klass(self.ref) else V.unknown()
         return tx.call_user(call, args, kwargs, act, node) if call.kind == V.FUNC else V.unknown()
+
+    def custom_getattribute_of(self, tx: Walker) -> bool:
+        found = tx.project.klass(self.ref or "")
+        return found is not None and any("__getattribute__" in klass.methods for _, klass in tx.project.mro(*found))
 
     def custom_getattribute(self, tx: Walker, act: Act, node: cst.CSTNode) -> None:
         """A class of the project defining `__getattribute__` (a config mapping attribute names): Dynamo
@@ -154,9 +164,8 @@ class UserDefinedObjectVariable(Value):
                 return
 
     def property_getter(self, tx: Walker, name: str) -> Value | None:
-        """A `@property` of the object's class: reading it calls the getter, which Dynamo inlines."""
-        if name in self.attrs:
-            return None
+        """A `@property` of the object's class: reading it calls the getter, which Dynamo inlines (a data
+        descriptor of the class comes before the instance's `__dict__`)."""
         for mod, klass in tx.project.mro(*tx.project.klass(self.ref or "")):  # type: ignore[misc]
             if name in klass.methods:
                 getter = mod.functions.get(f"{klass.qualname}.{name}")
@@ -184,7 +193,10 @@ class UserDefinedObjectVariable(Value):
                 first = tx.object_sources.setdefault(id(value.attrs), ModuleChildSource(self.source, name))
                 return value.with_(source=first)
             owner = NNModuleSource(self.source) if is_module and not self.source.is_nn_module() else self.source
-            return value.with_(source=AttrSource(owner, name), owner=self.ref)
+            source: Source = AttrSource(owner, name)
+            if value.kind == V.OBJECT:  # so is one config object every layer holds (`self.attn.config.k`
+                source = tx.object_sources.setdefault(id(value.attrs), source)  # is `L['self'].config.k`)
+            return value.with_(source=source, owner=self.ref)
         for mod, klass in tx.project.mro(summary, cls):
             if name in klass.methods:
                 method = Value(V.FUNC, ref=qualified(mod, f"{klass.qualname}.{name}"))
