@@ -2351,4 +2351,21 @@ PROGRAMS: dict[str, str] = {
         def run():
             torch.compile(Model())(torch.ones(2))
     """,
+    "starred_shape_tuple": """
+        import torch
+        from torch import nn
+
+        class Attention(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head_dim = 2
+
+            def forward(self, x):
+                input_shape = x.shape[:-1]
+                hidden_shape = (*input_shape, -1, self.head_dim)  # a tuple of unknown length
+                return x.view(hidden_shape).sum(-1)  # the op uses `head_dim`: guarded
+
+        def run():
+            torch.compile(Attention())(torch.ones(3, 4))
+    """,
 }

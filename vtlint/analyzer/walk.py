@@ -967,25 +967,31 @@ class Walker:
         return V.unknown("medium")
 
     def e_List(self, node: cst.List, act: Act) -> Value:
-        return Value(V.LIST, items=self._elements(node.elements, act))
+        return self._sequence(V.LIST, node.elements, act)
 
     def e_Tuple(self, node: cst.Tuple, act: Act) -> Value:
-        return Value(V.TUPLE, items=self._elements(node.elements, act))
+        return self._sequence(V.TUPLE, node.elements, act)
 
     def e_Set(self, node: cst.Set, act: Act) -> Value:
-        self._elements(node.elements, act)
+        self._sequence(V.LIST, node.elements, act)
         return V.unknown("medium")
 
-    def _elements(self, elements: Any, act: Act) -> list[Value] | None:
+    def _sequence(self, kind: str, elements: Any, act: Act) -> Value:
+        """`(a, b)`, `[*xs, n]`. Spreading a sequence of unknown length leaves the length unknown; the
+        elements written out are kept apart (`PARTS`): an op given the sequence still uses them
+        (`x.view(*shape, -1, self.head_dim)` guards `head_dim`)."""
         out: list[Value] | None = []
+        parts: list[Value] = []
         for element in elements:
             value = self.expr(element.value, act)
             if isinstance(element, cst.StarredElement):
                 spread = self.iterate(value, act, element)
                 out = None if spread is None or out is None else out + spread
-            elif out is not None:
-                out.append(value)
-        return out
+            else:
+                parts.append(value)
+                if out is not None:
+                    out.append(value)
+        return Value(kind, items=out, attrs={PARTS: Value(V.LIST, items=parts)} if out is None and parts else {})
 
     def e_Dict(self, node: cst.Dict, act: Act) -> Value:
         keys: list[Any] = []
@@ -1658,6 +1664,7 @@ class Walker:
 
 
 _MUTABLE = (V.OBJECT, V.NN_MODULE, V.LIST, V.DICT)
+PARTS = "parts"  # a sequence of unknown length: the elements written out in its display
 
 
 def _generated(act: Act) -> Value:
