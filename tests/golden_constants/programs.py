@@ -2368,4 +2368,26 @@ PROGRAMS: dict[str, str] = {
         def run():
             torch.compile(Attention())(torch.ones(3, 4))
     """,
+    "class_name_in_fstring": """
+        import torch
+        from torch import nn
+
+        class Block(nn.Module):
+            def forward(self, x):
+                label = f"{self.__class__.__name__}.forward"  # transformers' deprecate_kwarg wrapper
+                return x + len(label)
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.blocks = nn.ModuleList([Block(), Block()])
+
+            def forward(self, x):
+                for block in self.blocks:
+                    x = block(x)
+                return x
+
+        def run():
+            torch.compile(Net())(torch.ones(2))
+    """,
 }

@@ -86,6 +86,9 @@ class UserDefinedClassVariable(Value):
         if found is None:
             return V.unknown()
         summary, cls = found
+        if name in ("__name__", "__qualname__"):  # `f"{args[0].__class__.__name__}.{name}"`: a string Dynamo guards
+            text = cls.qualname if name == "__qualname__" else cls.qualname.rpartition(".")[2]
+            return V.const(text).with_(source=attr_source(self.source, name))
         if any(b.startswith("enum.") or b in ("Enum", "IntEnum") for b in tx.project.external_bases(summary, cls)):
             return Value(V.ENUM, value=f"{cls.qualname}.{name}")
         for mod, klass in tx.project.mro(summary, cls):
@@ -183,6 +186,12 @@ class UserDefinedObjectVariable(Value):
             return V.unknown()
         summary, cls = found
         is_module = self.kind == V.NN_MODULE
+        if name == "__class__":
+            # one class object, however many instances lead to it: guarded through the first
+            source = attr_source(self.source, name)
+            if source is not None:
+                source = tx.class_attr_sources.setdefault((summary.display, cls.qualname, name), source)
+            return Value(V.CLASS, ref=qualified(summary, cls.qualname), source=source)
         if name in self.attrs:
             value = self.attrs[name]
             if value.source is not None or self.source is None or (id(self.attrs), name) in tx.stored:
