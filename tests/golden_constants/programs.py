@@ -2390,4 +2390,18 @@ PROGRAMS: dict[str, str] = {
         def run():
             torch.compile(Net())(torch.ones(2))
     """,
+    "last_partial_batch": """
+        import torch
+
+        @torch.compile
+        def step(x, w):
+            return (x @ w).relu().sum()
+
+        def run():
+            data, w = torch.randn(10, 3), torch.randn(3, 2)
+            order = torch.randperm(10)
+            for start in range(0, 10, 4):  # batches of 4, 4 and 2: the last one recompiles
+                idx = order[start:start + 4]
+                step(data[idx] * 0.5, w)
+    """,
 }

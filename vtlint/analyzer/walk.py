@@ -51,7 +51,7 @@ from vtlint.analyzer.variables.config_text import PARSERS
 from vtlint.analyzer.variables.library import DATA_PTR, is_torch_nn_class
 from vtlint.analyzer.variables.lists import RangeVariable
 from vtlint.analyzer.variables.nn_module import parameters_of
-from vtlint.analyzer.variables.tensor import DTYPE_NAMES, grad_of
+from vtlint.analyzer.variables.tensor import DTYPE_NAMES, broadcast, grad_of, sliced
 from vtlint.analyzer.variables.user_defined import MODULE_METHODS
 from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
@@ -909,6 +909,8 @@ class Walker:
                 return _module_slice(base, bounds)
             if base.kind in (V.LIST, V.TUPLE) and len(node.slice) == 1 and len(bounds) == 3:
                 return _sequence_slice(base, bounds)
+            if base.kind == V.TENSOR and self.eager and len(node.slice) == 1 and len(bounds) == 3:
+                return sliced(base, bounds)
             return Value(V.TENSOR) if base.kind == V.TENSOR else V.unknown()
         index = self.expr(node.slice[0].slice.value, act)
         return self.getitem(base, index, act, node)
@@ -1147,7 +1149,8 @@ class Walker:
                 self.use(side, act, node)
             self.frame.graph_ops += 1
             flag = grad_of([left, right], self.grad_enabled) if self.eager else None
-            return Value(V.TENSOR, attrs={"requires_grad": flag} if flag is not None else {})
+            shape = broadcast(left, right) if self.eager and V.UNKNOWN not in (left.kind, right.kind) else None
+            return Value(V.TENSOR, items=shape, attrs={"requires_grad": flag} if flag is not None else {})
         if left.kind == right.kind == V.CONST:
             self.use(left, act, node)
             self.use(right, act, node)

@@ -49,6 +49,8 @@ class TensorVariable(Value):
             decision = breaks.decide_boolean_mask(tx.settings)
             if decision.action == "graph-break":
                 tx.graph_break(act, node, decision, "boolean mask")
+        if tx.eager and self.items:
+            return indexed(self, index)
         return Value(V.TENSOR)
 
 
@@ -98,6 +100,40 @@ def _dims(values: list[Value]) -> list[Value] | None:
     return [V.const(v.value) if v.known else Value(V.CONST, pytype="int") for v in values]
 
 
+def indexed(base: Value, index: Value) -> Value:
+    """`x[3]` drops the first size; `x[idx]` with a 1-D index tensor of k elements makes it k (a batch
+    gathered by a permutation's slice). Sizes of eager tensors, for the compiled calls they reach."""
+    assert base.items
+    rest = list(base.items[1:])
+    if index.kind == V.CONST and index.known and isinstance(index.value, int) and not isinstance(index.value, bool):
+        return tensor(rest, base.pytype)
+    if index.kind == V.TENSOR and index.items is not None and len(index.items) == 1 and index.pytype == "int64":
+        return tensor([index.items[0], *rest], base.pytype)
+    return Value(V.TENSOR)
+
+
+def sliced(base: Value, bounds: list[Value | None]) -> Value:
+    """`x[i:i + bs]`: the first size cut as `range(n)[i:i + bs]` cuts it (the last batch is shorter)."""
+    size = base.items[0] if base.items else None
+    if size is None or not size.known or not all(b is None or (b.known and isinstance(b.value, int)) for b in bounds):
+        return Value(V.TENSOR, pytype=base.pytype)
+    part = slice(*[b.value if b is not None else None for b in bounds])
+    return tensor([V.const(len(range(size.value)[part])), *base.items[1:]], base.pytype)  # type: ignore[index]
+
+
+def broadcast(left: Value, right: Value) -> list[Value] | None:
+    """The sizes of an elementwise op's result, when both operands' are known and equal, or one operand
+    is a Python number."""
+    if left.kind != V.TENSOR:
+        return right.items
+    if right.kind != V.TENSOR:
+        return left.items
+    if left.items is not None and right.items is not None and len(left.items) == len(right.items) and all(
+            a.known and b.known and a.value == b.value for a, b in zip(left.items, right.items, strict=True)):
+        return left.items
+    return None
+
+
 def tensor(shape: list[Value] | None, dtype: str | None, requires_grad: Value | None = None) -> Value:
     attrs = {"requires_grad": requires_grad} if requires_grad is not None else {}
     return Value(V.TENSOR, items=shape, pytype=dtype, attrs=attrs)
@@ -125,6 +161,11 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
         fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
         default = "int64" if fill is not None and isinstance(fill.value, int) and fill.known else "float32"
         return tensor(_dims(args[:1]), explicit or default, grad)
+    if name == "torch.randperm" and args:
+        return tensor(_dims(args[:1]), explicit or "int64", grad)
+    if name == "torch.arange" and args and all(a.kind == V.CONST and a.known and isinstance(a.value, int)
+                                               for a in args[:3]):
+        return tensor([V.const(len(range(*[a.value for a in args[:3]])))], explicit or "int64", grad)
     if name == "torch.randint" and args:
         size = kwargs.get("size") or args[-1]
         return tensor(_dims([size]) if size.kind in (V.LIST, V.TUPLE) else None, explicit or "int64", grad)
