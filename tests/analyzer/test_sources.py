@@ -19,6 +19,8 @@ SELF = LocalSource("self")
     (AttrSource(ImportedModuleSource("pkg.model"), "FLAGS"), "G['__import_pkg_dot_model'].FLAGS",
      "G['__import_pkg_dot_model'].FLAGS"),
     (TypeAttrSource(LocalSource("cfg"), "scale"), "L['cfg'].scale", "dict(type(L['cfg']).__dict__)['scale']"),
+    (TypeAttrSource(LocalSource("self"), "flag", 1), "L['self'].flag",
+     "dict(type(L['self']).__mro__[1].__dict__)['flag']"),  # a base class's attribute (measured)
     (AttrSource(ModuleChildSource(ModuleChildSource(SELF, "layers"), "0"), "eps"),
      "L['self'].layers._modules['0'].eps", "L['self']._modules['layers']._modules['0'].eps"),
     (GetItemSource(AttrSource(GlobalSource("helper"), "__kwdefaults__"), "scale"),

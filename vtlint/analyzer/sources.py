@@ -149,16 +149,19 @@ class ModuleChildSource(ChainedSource):
 
 @dataclass(frozen=True)
 class TypeAttrSource(ChainedSource):
-    """A class attribute read through an instance: Dynamo reads it from the type's
-    `__dict__`, and so spells it `dict(type(L['cfg']).__dict__)['scale']`."""
+    """A class attribute read through an instance: Dynamo reads it from the `__dict__` of the
+    class that defines it, and so spells it `dict(type(L['cfg']).__dict__)['scale']`, or
+    `dict(type(L['self']).__mro__[1].__dict__)['flag']` for a base class's."""
 
     member: str
+    mro_index: int = 0
 
     def name(self) -> str:
         return f"{self.parent.name()}.{self.member}"
 
     def raw_name(self) -> str:
-        return f"dict(type({self.parent.raw_name()}).__dict__)[{self.member!r}]"
+        owner = f"type({self.parent.raw_name()})" + (f".__mro__[{self.mro_index}]" if self.mro_index else "")
+        return f"dict({owner}.__dict__)[{self.member!r}]"
 
 
 @dataclass(frozen=True)

@@ -206,7 +206,7 @@ class UserDefinedObjectVariable(Value):
             if value.kind == V.OBJECT:  # so is one config object every layer holds (`self.attn.config.k`
                 source = tx.object_sources.setdefault(id(value.attrs), source)  # is `L['self'].config.k`)
             return value.with_(source=source, owner=self.ref)
-        for mod, klass in tx.project.mro(summary, cls):
+        for index, (mod, klass) in enumerate(tx.project.mro(summary, cls)):
             if name in klass.methods:
                 method = Value(V.FUNC, ref=qualified(mod, f"{klass.qualname}.{name}"))
                 kind = method_kind(mod, klass, name)
@@ -232,7 +232,7 @@ class UserDefinedObjectVariable(Value):
                     # ['flag']`), once: every instance reads the same dict, whose VariableTracker Dynamo
                     # reuses, so the guard keeps the first reader's Source (measured, objects and modules)
                     first = tx.class_attr_sources.setdefault((mod.display, klass.qualname, name),
-                                                             TypeAttrSource(self.source, name))
+                                                             TypeAttrSource(self.source, name, index))
                     value = value.with_(source=first)
                 return value
         if is_module and (name in MODULE_METHODS or (tx.eager and name in EAGER_MODULE_METHODS)):
