@@ -2404,4 +2404,22 @@ PROGRAMS: dict[str, str] = {
                 idx = order[start:start + 4]
                 step(data[idx] * 0.5, w)
     """,
+    "dataloader_schedule": """
+        import torch
+        from torch.utils.data import DataLoader, TensorDataset
+
+        @torch.compile
+        def step(x, y, temperature):
+            return torch.nn.functional.cross_entropy(x.flatten(1) / temperature, y)
+
+        def run():
+            images = 0.5 + torch.rand(10, 1, 2, 2) * torch.randn(10, 2, 1, 1)  # broadcast: (10, 2, 2, 2)
+            labels = torch.randint(0, 8, (10,))
+            loader = DataLoader(TensorDataset(images, labels), batch_size=4)  # 4, 4, then 2
+            total, done = 2 * len(loader), 0
+            for _ in range(2):
+                for x, y in loader:
+                    step(x, y, 2.0 - done / total)
+                    done += 1
+    """,
 }

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
 from vtlint.analyzer.values import Value
+from vtlint.analyzer.variables.data import DataLoaderVariable, TensorDatasetVariable
 from vtlint.analyzer.variables.dicts import dict_of
 from vtlint.analyzer.variables.nn_module import set_child
 
@@ -151,6 +152,8 @@ def _len(tx: Walker, target: Value, act: Act, node: cst.CSTNode) -> Value:
         return V.const(len(target.items))  # a ModuleList's length is static, as its children are
     if tx.eager and target.kind == V.TENSOR and target.items and target.items[0].kind == V.CONST:
         return target.items[0]  # `len(x)` of a tensor the program built: its first size
+    if isinstance(target, (TensorDatasetVariable, DataLoaderVariable)) and (count := target.length()) is not None:
+        return V.const(count)
     return Value(V.CONST, pytype="int")
 
 

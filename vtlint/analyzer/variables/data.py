@@ -31,8 +31,9 @@ class TensorDatasetVariable(Value):
         return True
 
     def length(self) -> int | None:
+        """The first size of its tensors (TensorDataset requires them equal): any one known will do."""
         sizes = [t.items[0].value for t in self.items or [] if t.items and t.items[0].known]
-        return sizes[0] if sizes and len(sizes) == len(self.items or []) else None
+        return sizes[0] if sizes else None
 
 
 class DataLoaderVariable(Value):
@@ -44,6 +45,20 @@ class DataLoaderVariable(Value):
         return True
 
     def unpack_var_sequence(self, tx: Walker, act: Act, node: cst.CSTNode) -> list[Value] | None:
+        split = self._split()
+        if split is None:
+            return None
+        dataset, size, full, rest = split
+        sizes = [size] * min(full, _SHOWN_FULL_BATCHES) + ([rest] if rest else [])
+        return [Value(V.TUPLE, items=[_rows(t, n) for t in dataset.items or []]) for n in sizes]
+
+    def length(self) -> int | None:
+        """`len(loader)`: its number of batches (`total_steps = epochs * len(loader)`)."""
+        split = self._split()
+        return None if split is None else split[2] + (1 if split[3] else 0)
+
+    def _split(self) -> tuple[TensorDatasetVariable, int, int, int] | None:
+        """The dataset, the batch size, the full batches and the last one's size (0 when dropped)."""
         dataset = (self.items or [None])[0]
         batch, drop_last = self.attrs.get("batch_size"), self.attrs.get("drop_last")
         if not isinstance(dataset, TensorDatasetVariable) or batch is None or drop_last is None:
@@ -53,18 +68,17 @@ class DataLoaderVariable(Value):
                 or not drop_last.known:
             return None
         full, rest = divmod(total, batch.value)
-        sizes = [batch.value] * min(full, _SHOWN_FULL_BATCHES)
-        if rest and not drop_last.value:
-            sizes.append(rest)
-        return [Value(V.TUPLE, items=[_rows(t, size) for t in dataset.items or []]) for size in sizes]
+        return dataset, batch.value, full, 0 if drop_last.value else rest
 
 
 def _rows(whole: Value, count: int) -> Value:
-    return tensor([V.const(count), *(whole.items or [])[1:]], whole.pytype)
+    if not whole.items:
+        return Value(V.TENSOR, pytype=whole.pytype)  # sizes the walk could not follow
+    return tensor([V.const(count), *whole.items[1:]], whole.pytype)
 
 
 def dataset(args: list[Value]) -> Value:
-    return Value(V.DATASET, items=list(args) if all(a.kind == V.TENSOR and a.items for a in args) else None)
+    return Value(V.DATASET, items=list(args) if all(a.kind == V.TENSOR for a in args) else None)
 
 
 def loader(args: list[Value], kwargs: dict[str, Value]) -> Value:

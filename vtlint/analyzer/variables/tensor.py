@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 from typing import TYPE_CHECKING
 
 from vtlint.analyzer import breaks
@@ -75,6 +77,10 @@ _SAME_SHAPE = frozenset({f"{module}.{op}" for module in ("torch", "torch.nn.func
     "softmax", "log_softmax", "relu", "gelu", "silu", "sigmoid", "tanh", "exp", "log", "abs", "neg", "sqrt",
     "rsqrt", "square", "clamp", "dropout", "normalize", "layer_norm")} | {"torch.randn_like", "torch.rand_like",
                                                                            "torch.zeros_like", "torch.ones_like"})
+# Tensor methods whose result has the receiver's sizes and dtype.
+_ELEMENTWISE_METHODS = frozenset({"clamp", "clamp_min", "clamp_max", "abs", "exp", "log", "sqrt", "rsqrt", "sigmoid",
+                                  "tanh", "relu", "neg", "flip", "square", "sin", "cos", "pow", "mul", "add", "sub",
+                                  "div", "masked_fill", "where", "nan_to_num"})
 # Tensor methods that convert to a dtype (`x.half()`), named as the dtype's alias is.
 _CONVERSIONS = {method: DTYPE_NAMES[method] for method in ("float", "double", "half", "bfloat16", "long", "int", "bool")}
 
@@ -122,16 +128,41 @@ def sliced(base: Value, bounds: list[Value | None]) -> Value:
 
 
 def broadcast(left: Value, right: Value) -> list[Value] | None:
-    """The sizes of an elementwise op's result, when both operands' are known and equal, or one operand
-    is a Python number."""
+    """The sizes of an elementwise op's result (numpy's broadcasting), when both operands' are known,
+    or one operand is a Python number."""
     if left.kind != V.TENSOR:
         return right.items
     if right.kind != V.TENSOR:
         return left.items
-    if left.items is not None and right.items is not None and len(left.items) == len(right.items) and all(
-            a.known and b.known and a.value == b.value for a, b in zip(left.items, right.items, strict=True)):
-        return left.items
-    return None
+    sizes = _known(left), _known(right)
+    if sizes[0] is None or sizes[1] is None:
+        return None
+    out: list[int] = []
+    for a, b in itertools.zip_longest(reversed(sizes[0]), reversed(sizes[1]), fillvalue=1):
+        if a != b and 1 not in (a, b):
+            return None
+        out.append(max(a, b) if 1 in (a, b) else a)
+    return [V.const(n) for n in reversed(out)]
+
+
+def _known(value: Value) -> list[int] | None:
+    if value.items is None or not all(i.known and isinstance(i.value, int) for i in value.items):
+        return None
+    return [i.value for i in value.items]
+
+
+def reshaped(receiver: Value, args: list[Value]) -> list[Value] | None:
+    """`x.view(n, 3, 1, 1)` / `x.reshape(-1, 4)`: the sizes asked for, a -1 worked out from the total."""
+    wanted = args[0].items if len(args) == 1 and args[0].kind in (V.LIST, V.TUPLE) else args
+    if not wanted or not all(w.kind == V.CONST and w.known and isinstance(w.value, int) for w in wanted or []):
+        return None
+    sizes = [w.value for w in wanted or []]
+    if sizes.count(-1) == 0:
+        return [V.const(n) for n in sizes]
+    total, rest = _known(receiver), math.prod(n for n in sizes if n != -1)
+    if total is None or sizes.count(-1) > 1 or rest == 0:
+        return None
+    return [V.const(math.prod(total) // rest if n == -1 else n) for n in sizes]
 
 
 def tensor(shape: list[Value] | None, dtype: str | None, requires_grad: Value | None = None) -> Value:
@@ -152,6 +183,14 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
         if method in ("clone", "contiguous", "cpu", "cuda"):
             kept = {k: v for k, v in receiver.attrs.items() if k == "requires_grad"}
             return receiver.with_(attrs=kept, source=None, read_at=None)
+        if method in _ELEMENTWISE_METHODS:
+            return tensor(receiver.items, receiver.pytype)
+        if method in ("view", "reshape"):
+            return tensor(reshaped(receiver, args), receiver.pytype)
+        if method == "unsqueeze" and args and receiver.items is not None and args[0].known \
+                and isinstance(args[0].value, int):
+            at = args[0].value if args[0].value >= 0 else len(receiver.items) + 1 + args[0].value
+            return tensor([*receiver.items[:at], V.const(1), *receiver.items[at:]], receiver.pytype)
         return Value(V.TENSOR)
     # a new tensor does not require grad unless it is asked to (TENSOR_MATCH checks requires_grad)
     explicit, grad = dtype_of(kwargs.get("dtype")), kwargs.get("requires_grad") or V.const(False)
@@ -161,6 +200,13 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
         fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
         default = "int64" if fill is not None and isinstance(fill.value, int) and fill.known else "float32"
         return tensor(_dims(args[:1]), explicit or default, grad)
+    if name == "torch.where" and len(args) == 3:  # the chosen values' sizes (a mask broadcasts against them)
+        return tensor(broadcast(args[1], args[2]), args[1].pytype or args[2].pytype)
+    if name == "torch.linspace" and len(args) > 2 and args[2].known and isinstance(args[2].value, int):
+        return tensor([args[2]], explicit or "float32", grad)
+    if name == "torch.meshgrid" and args and all(a.kind == V.TENSOR and a.items and len(a.items) == 1 for a in args):
+        grid = [a.items[0] for a in args]  # type: ignore[index]
+        return Value(V.TUPLE, items=[tensor(list(grid), a.pytype) for a in args])
     if name == "torch.randperm" and args:
         return tensor(_dims(args[:1]), explicit or "int64", grad)
     if name == "torch.arange" and args and all(a.kind == V.CONST and a.known and isinstance(a.value, int)
