@@ -2422,4 +2422,62 @@ PROGRAMS: dict[str, str] = {
                     step(x, y, 2.0 - done / total)
                     done += 1
     """,
+    "dict_update_config": """
+        import torch
+        from torch import nn
+
+        class Config:
+            defaults = {"layers": 3, "scale": 0.5}
+
+            def __init__(self, **overrides):
+                values = dict(self.defaults)
+                values.update(overrides)  # the script's choice wins over the default
+                for key, value in values.items():
+                    setattr(self, key, value)
+
+        class Net(nn.Module):
+            def __init__(self, config):
+                super().__init__()
+                self.layers = nn.ModuleList([nn.Dropout(0.1) for _ in range(config.layers)])  # p, training
+                self.scale = config.scale
+
+            def forward(self, x):
+                for layer in self.layers:
+                    x = layer(x) * self.scale
+                return x
+
+        def run():
+            torch.compile(Net(Config(layers=1, scale=2.0)))(torch.ones(2))
+    """,
+    "dataclass_fields_split": """
+        from dataclasses import dataclass, field
+
+        import torch
+        from torch import nn
+
+        @dataclass
+        class Config:
+            width: int = 2
+            extra: dict = field(default_factory=dict)
+
+            @classmethod
+            def from_dict(cls, raw):
+                config = cls(**{k: v for k, v in raw.items() if k in cls.__dataclass_fields__})
+                config.extra.update({k: v for k, v in raw.items() if k not in cls.__dataclass_fields__})
+                return config
+
+        class Net(nn.Module):
+            def __init__(self, config):
+                super().__init__()
+                self.mode = config.extra.get("mode", "plain")  # a key the dataclass does not declare
+                self.k = 3
+
+            def forward(self, x):
+                if self.mode == "scaled":
+                    x = x * self.k  # read only on the path the script's config picks
+                return x
+
+        def run():
+            torch.compile(Net(Config.from_dict({"width": 3, "mode": "scaled"})))(torch.ones(2))
+    """,
 }

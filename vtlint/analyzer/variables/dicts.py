@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
     from vtlint.analyzer.walk import Act, Walker
 
-METHODS = frozenset({"items", "keys", "values", "get", "pop"})
+METHODS = frozenset({"items", "keys", "values", "get", "pop", "update"})
 
 
 class ConstDictVariable(Value):
@@ -59,6 +59,19 @@ class ConstDictVariable(Value):
             if args[0].value in keys:
                 return wrapped[keys.index(args[0].value)]
             return args[1] if len(args) > 1 else V.const(None)
+        if method == "update":
+            # `values.update(overrides)`: later keys win; one the walk cannot read leaves the dict unknown
+            given = args[0] if args else Value(V.DICT, keys=[], items=[])
+            if given.kind != V.DICT or given.keys is None or given.items is None:
+                self.keys = self.items = None
+                return V.const(None)
+            for key, item in [*zip(given.keys, given.items, strict=True), *kwargs.items()]:
+                if key in keys:
+                    items[keys.index(key)] = item.with_(source=None)
+                else:
+                    keys.append(key)
+                    items.append(item.with_(source=None))
+            return V.const(None)
         if method == "pop" and args and args[0].known:
             # `kwargs.pop("attn_implementation", None)`: the value, removed; else the default
             if args[0].value in keys:

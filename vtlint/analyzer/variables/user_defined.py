@@ -86,6 +86,10 @@ class UserDefinedClassVariable(Value):
         if found is None:
             return V.unknown()
         summary, cls = found
+        if name == "__dataclass_fields__" and is_dataclass_like(tx.project, summary, cls):
+            # `{k: v for k, v in raw.items() if k not in cls.__dataclass_fields__}`: the field names
+            names = list(dict.fromkeys(n for _, klass in reversed(tx.project.mro(summary, cls)) for n in klass.fields))
+            return Value(V.DICT, keys=names, items=[V.unknown() for _ in names])
         if name in ("__name__", "__qualname__"):  # `f"{args[0].__class__.__name__}.{name}"`: a string Dynamo guards
             text = cls.qualname if name == "__qualname__" else cls.qualname.rpartition(".")[2]
             return V.const(text).with_(source=attr_source(self.source, name))
