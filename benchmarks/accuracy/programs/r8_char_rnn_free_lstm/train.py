@@ -19,7 +19,7 @@ CONFIG_JSON = """
     "head_mult": 2,
     "logit_mult": 4.0,
     "residual_layers": true,
-    "train": {"steps": 14, "batch_size": 8, "seq_len": 12, "lr": 3e-3,
+    "train": {"steps": 14, "batch_size": 8, "seq_len": 6, "lr": 3e-3,
               "warmup": 3, "clip": 1.0, "log_every": 4, "label_smoothing": 0.05}
 }
 """
@@ -52,7 +52,7 @@ def generate(model, vocab, prompt, n_new, temperature, top_k, generator):
         emb = model.embed(ids)
         for t in range(ids.size(1) - 1):
             _, state = model.step(emb[:, t], state)
-        token = ids[:, -1]
+        token = ids[0, -1:]
         out = []
         for _ in range(n_new):
             probs, state = sample_step(model, token, state, temperature, top_k)
@@ -113,7 +113,7 @@ def main():
     val = sum(val_losses) / len(val_losses)
     print(f"val loss {val:.4f} ppl {math.exp(val):.2f}")
 
-    prompts = [("the", 0.8, 5), ("a cat ", 1.0, 8), ("dog ran f", 0.7, None)]
+    prompts = [("the", 0.8, 5), ("a cat ", 1.0, 5), ("dog ran f", 0.7, 5)]
     for prompt, temp, top_k in prompts:
         text = generate(model, vocab, prompt, 5, temp, top_k, gen)
         print(f"[T={temp} k={top_k}] {text!r}")
