@@ -2480,4 +2480,17 @@ PROGRAMS: dict[str, str] = {
         def run():
             torch.compile(Net(Config.from_dict({"width": 3, "mode": "scaled"})))(torch.ones(2))
     """,
+    "standardized_batches": """
+        import torch
+
+        @torch.compile
+        def step(x):
+            return x.relu().sum()
+
+        def run():
+            data = torch.randn(10, 3) @ torch.randn(3, 2)  # (10, 2)
+            data = (data - data.mean(dim=0, keepdim=True)) / data.std(dim=0, keepdim=True)
+            for start in range(0, data.shape[0], 4):  # 4, 4, then 2: the last one recompiles
+                step(data[start:start + 4])
+    """,
 }

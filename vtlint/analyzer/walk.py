@@ -51,7 +51,7 @@ from vtlint.analyzer.variables.config_text import PARSERS
 from vtlint.analyzer.variables.library import DATA_PTR, is_torch_nn_class
 from vtlint.analyzer.variables.lists import RangeVariable
 from vtlint.analyzer.variables.nn_module import parameters_of
-from vtlint.analyzer.variables.tensor import DTYPE_NAMES, broadcast, grad_of, sliced
+from vtlint.analyzer.variables.tensor import DTYPE_NAMES, broadcast, grad_of, matmul, sliced
 from vtlint.analyzer.variables.user_defined import MODULE_METHODS
 from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
@@ -68,7 +68,7 @@ _BINOPS = {
     cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul,
     cst.Divide: operator.truediv, cst.FloorDivide: operator.floordiv, cst.Modulo: operator.mod,
     cst.Power: operator.pow, cst.BitAnd: operator.and_, cst.BitOr: operator.or_, cst.BitXor: operator.xor,
-    cst.LeftShift: operator.lshift, cst.RightShift: operator.rshift,
+    cst.LeftShift: operator.lshift, cst.RightShift: operator.rshift, cst.MatrixMultiply: operator.matmul,
 }
 _AUGOPS = {
     cst.AddAssign: operator.add, cst.SubtractAssign: operator.sub, cst.MultiplyAssign: operator.mul,
@@ -1149,7 +1149,9 @@ class Walker:
                 self.use(side, act, node)
             self.frame.graph_ops += 1
             flag = grad_of([left, right], self.grad_enabled) if self.eager else None
-            shape = broadcast(left, right) if self.eager and V.UNKNOWN not in (left.kind, right.kind) else None
+            shape = None
+            if self.eager and V.UNKNOWN not in (left.kind, right.kind):
+                shape = matmul(left, right) if op is operator.matmul else broadcast(left, right)
             return Value(V.TENSOR, items=shape, attrs={"requires_grad": flag} if flag is not None else {})
         if left.kind == right.kind == V.CONST:
             self.use(left, act, node)

@@ -81,6 +81,7 @@ _SAME_SHAPE = frozenset({f"{module}.{op}" for module in ("torch", "torch.nn.func
 _ELEMENTWISE_METHODS = frozenset({"clamp", "clamp_min", "clamp_max", "abs", "exp", "log", "sqrt", "rsqrt", "sigmoid",
                                   "tanh", "relu", "neg", "flip", "square", "sin", "cos", "pow", "mul", "add", "sub",
                                   "div", "masked_fill", "where", "nan_to_num"})
+_REDUCTIONS = frozenset({"mean", "sum", "std", "var", "amax", "amin", "prod", "logsumexp"})
 # Tensor methods that convert to a dtype (`x.half()`), named as the dtype's alias is.
 _CONVERSIONS = {method: DTYPE_NAMES[method] for method in ("float", "double", "half", "bfloat16", "long", "int", "bool")}
 
@@ -145,6 +146,24 @@ def broadcast(left: Value, right: Value) -> list[Value] | None:
     return [V.const(n) for n in reversed(out)]
 
 
+def matmul(left: Value, right: Value) -> list[Value] | None:
+    """`a @ b` of two matrices (or a batch of them times a matrix): (..., n, k) @ (k, m) -> (..., n, m)."""
+    a, b = _known(left), _known(right)
+    if a is None or b is None or len(a) < 2 or len(b) != 2 or a[-1] != b[0]:
+        return None
+    return [V.const(n) for n in [*a[:-1], b[1]]]
+
+
+def reduced(receiver: Value, args: list[Value], kwargs: dict[str, Value]) -> list[Value] | None:
+    """`x.mean(dim=0, keepdim=True)`: the sizes without that dimension, or with 1 there."""
+    dim = kwargs.get("dim") or (args[0] if args else None)
+    keep = kwargs.get("keepdim") or (args[1] if len(args) > 1 else V.const(False))
+    if receiver.items is None or dim is None or not dim.known or not isinstance(dim.value, int) or not keep.known:
+        return None
+    at = dim.value % len(receiver.items) if receiver.items else 0
+    return [*receiver.items[:at], *([V.const(1)] if keep.value else []), *receiver.items[at + 1:]]
+
+
 def _known(value: Value) -> list[int] | None:
     if value.items is None or not all(i.known and isinstance(i.value, int) for i in value.items):
         return None
@@ -187,6 +206,8 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
             return tensor(receiver.items, receiver.pytype)
         if method in ("view", "reshape"):
             return tensor(reshaped(receiver, args), receiver.pytype)
+        if method in _REDUCTIONS:
+            return tensor(reduced(receiver, args, kwargs), receiver.pytype)
         if method == "unsqueeze" and args and receiver.items is not None and args[0].known \
                 and isinstance(args[0].value, int):
             at = args[0].value if args[0].value >= 0 else len(receiver.items) + 1 + args[0].value
