@@ -60,6 +60,7 @@ NAME = "NameRef"  # summary-only: another global's name
 UNKNOWN = "Unknown"
 
 SCALAR_TYPES = {bool: "bool", int: "int", float: "float", str: "str", type(None): "NoneType"}
+PARTS = "parts"  # attrs of a list/tuple of unknown length: the elements written out in its display
 
 
 @dataclass

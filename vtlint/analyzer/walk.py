@@ -981,7 +981,7 @@ class Walker:
     def _sequence(self, kind: str, elements: Any, act: Act) -> Value:
         """`(a, b)`, `[*xs, n]`. Spreading a sequence of unknown length leaves the length unknown; the
         elements written out are kept apart (`PARTS`): an op given the sequence still uses them
-        (`x.view(*shape, -1, self.head_dim)` guards `head_dim`)."""
+        (`x.view((*shape, -1, self.head_dim))` guards `head_dim`)."""
         out: list[Value] | None = []
         parts: list[Value] = []
         for element in elements:
@@ -993,7 +993,7 @@ class Walker:
                 parts.append(value)
                 if out is not None:
                     out.append(value)
-        return Value(kind, items=out, attrs={PARTS: Value(V.LIST, items=parts)} if out is None and parts else {})
+        return Value(kind, items=out, attrs={V.PARTS: Value(V.LIST, items=parts)} if out is None and parts else {})
 
     def e_Dict(self, node: cst.Dict, act: Act) -> Value:
         keys: list[Any] = []
@@ -1669,7 +1669,6 @@ class Walker:
 
 
 _MUTABLE = (V.OBJECT, V.NN_MODULE, V.LIST, V.DICT)
-PARTS = "parts"  # a sequence of unknown length: the elements written out in its display
 
 
 def _generated(act: Act) -> Value:

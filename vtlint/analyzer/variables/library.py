@@ -207,7 +207,7 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         if value.kind in (V.LIST, V.TUPLE):
             tx.length_check(value, act, node)
             if not tx.builder.is_constant_tuple(value):  # a module's tuple is one value, guarded whole
-                known = value.attrs.get("parts")  # of a sequence whose length is not known (walk.PARTS)
+                known = value.attrs.get(V.PARTS)  # of a sequence whose length is not known
                 for element in value.unpack_var_sequence(tx, act, node) or (known.items if known else None) or []:
                     tx.use(element, act, node)  # an op's int-list argument is a constant: each item guarded
     if in_graph:

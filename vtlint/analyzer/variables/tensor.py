@@ -227,6 +227,9 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
         return tensor([args[2]], explicit or "float32", grad)
     if name == "torch.meshgrid" and args and all(a.kind == V.TENSOR and a.items and len(a.items) == 1 for a in args):
         grid = [a.items[0] for a in args]  # type: ignore[index]
+        indexing = kwargs.get("indexing")
+        if indexing is not None and indexing.known and indexing.value == "xy" and len(grid) > 1:
+            grid[0], grid[1] = grid[1], grid[0]  # Cartesian indexing: the first two dimensions swapped
         return Value(V.TUPLE, items=[tensor(list(grid), a.pytype) for a in args])
     if name == "torch.randperm" and args:
         return tensor(_dims(args[:1]), explicit or "int64", grad)
