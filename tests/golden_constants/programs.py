@@ -2493,4 +2493,39 @@ PROGRAMS: dict[str, str] = {
             for start in range(0, data.shape[0], 4):  # 4, 4, then 2: the last one recompiles
                 step(data[start:start + 4])
     """,
+    "class_name_after_type": """
+        import torch
+        from torch import nn
+
+        def wrapper(*args):
+            name = f"{args[0].__class__.__name__}.forward"  # transformers' deprecate_kwarg
+            return args[0].inner(args[1]) + len(name)
+
+        class Block(nn.Module):
+            def inner(self, x):
+                return x + 1
+
+            def forward(self, x):
+                return wrapper(self, x)  # guarded: `L['self'].a.__class__.__name__`
+
+        class TypeFirst(nn.Module):
+            def inner(self, x):
+                return x + 2
+
+            def forward(self, x):
+                same = type(self).forward is TypeFirst.forward  # the class reached through type() first
+                return wrapper(self, x) if same else x  # its name guarded as `type(...).__name__`
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a = Block()
+                self.b = TypeFirst()
+
+            def forward(self, x):
+                return self.b(self.a(x))
+
+        def run():
+            torch.compile(Net())(torch.ones(2))
+    """,
 }

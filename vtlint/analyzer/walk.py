@@ -234,7 +234,8 @@ class Walker:
         self.generators: dict[int, tuple[cst.CSTNode, bool]] = {}  # function node -> whether it yields
         self.module_sources: dict[str, Source] = {}  # each library module's first Source in the frame
         self.object_sources: dict[int, Source] = {}  # each nn.Module object's first Source in the frame
-        self.class_attr_sources: dict[tuple[str, str, str], Source] = {}  # each class attribute's first Source
+        # each class attribute's (and class object's) first Source in the frame; None: one with no user Source
+        self.class_attr_sources: dict[tuple[str, str, str], Source | None] = {}
         self.grad_enabled: bool | None = True  # eager code's grad mode (torch.no_grad() blocks), None: unknown
         self.first_reads: dict[str, tuple[str, int, int]] = {}  # argument -> (display, line, column) of its first use
         self.stored: set[tuple[int, str]] = set()  # (id of an object's attrs, name) the traced frame assigned

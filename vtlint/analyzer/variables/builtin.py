@@ -48,6 +48,8 @@ class BuiltinVariable(Value):
             return V.unknown()
         if name == "len" and args:
             return _len(tx, args[0], act, node)
+        if name == "type" and len(args) == 1 and args[0].kind in (V.OBJECT, V.NN_MODULE) and args[0].ref:
+            return _type_of(tx, args[0])
         if name == "range":
             return _range(tx, args, act, node)
         if name in _SEQUENCES:
@@ -91,6 +93,18 @@ _BUILTIN_TYPES: dict[str, type] = {"dict": dict, "list": list, "tuple": tuple, "
                                     "float": float, "bool": bool, "set": set}
 _PYTYPES: dict[str, type] = {"int": int, "float": float, "bool": bool, "str": str, "NoneType": type(None)}
 _CONTAINER_TYPES: dict[str, type] = {V.LIST: list, V.TUPLE: tuple, V.DICT: dict}
+
+
+def _type_of(tx: Walker, value: Value) -> Value:
+    """`type(self)`: the object's class. Reached this way first, the class object's VariableTracker has a
+    `type(...)` Source, which later reads of `self.__class__` reuse: its `__name__` is then guarded
+    as `type(L['self']).__name__`, no value of the user's (measured)."""
+    found = tx.project.klass(value.ref or "")
+    if found is None:
+        return Value(V.CLASS, ref=value.ref)
+    summary, cls = found
+    tx.class_attr_sources.setdefault((summary.display, cls.qualname, "__class__"), None)
+    return Value(V.CLASS, ref=value.ref)
 
 
 def _builtin_isinstance(value: Value, wanted: list[Value]) -> bool | None:

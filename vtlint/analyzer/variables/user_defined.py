@@ -191,7 +191,8 @@ class UserDefinedObjectVariable(Value):
         summary, cls = found
         is_module = self.kind == V.NN_MODULE
         if name == "__class__":
-            # one class object, however many instances lead to it: guarded through the first
+            # one class object, however many instances lead to it: guarded through the first Source
+            # (none when `type(obj)` reached it first)
             source = attr_source(self.source, name)
             if source is not None:
                 source = tx.class_attr_sources.setdefault((summary.display, cls.qualname, name), source)
