@@ -103,9 +103,10 @@ class ObjectModel:
         `PreTrainedConfig`) built by code not in sight, a config loaded from disk. Each field holds
         a value of its declared scalar type, so reading it in traced code is a baked constant
         whatever the value. Sizes and rates (`num_layers: int`, `layer_norm_epsilon: float`) are
-        the checkpoint's, known to the run only; a flag or a mode (`is_decoder: bool = False`,
-        `hidden_act: str = "gelu"`) is the class default, which picks the code path the
-        architecture was written for and which checkpoints rarely change."""
+        the checkpoint's, known to the run only; a flag, a mode or an optional feature
+        (`is_decoder: bool = False`, `hidden_act: str = "gelu"`, `sliding_window: int | None = None`)
+        is the class default, which picks the code path the architecture was written for and which
+        checkpoints rarely change. Its `__post_init__` then runs, as the dataclass's `__init__` ends."""
         found = self.resolve_class(ref)
         if found is None or self.project.is_nn_module(found[1], found[2]):
             return V.unknown()
