@@ -2528,4 +2528,19 @@ PROGRAMS: dict[str, str] = {
         def run():
             torch.compile(Net())(torch.ones(2))
     """,
+    "module_called_beside_its_wrapper": """
+        import torch
+        from torch import nn
+
+        class Net(nn.Module):
+            def forward(self, x, flag=False):
+                return x + 1 if flag else x - 1
+
+        def run():
+            net = Net()
+            compiled = torch.compile(net)  # a wrapper: only its calls are compiled
+            compiled(torch.ones(2))
+            net(torch.ones(2), flag=True)  # the module itself, called eagerly: no recompile
+            compiled(torch.ones(2))
+    """,
 }

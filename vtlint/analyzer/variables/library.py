@@ -301,8 +301,11 @@ def _compile(tx: Walker, compiler: Value, args: list[Value], kwargs: dict[str, V
         return Value(V.LIB, ref="torch.compile", attrs={**options, "_made": V.const(True)})
     if not args:
         return Value(V.LIB, ref=compiler.ref, attrs=options)
-    tx.compiles(args[0], {k: v for k, v in options.items() if k != "_made"}, act, node)
-    return args[0]
+    # a module compiled whole comes back wrapped (an OptimizedModule sharing its state): calling the
+    # wrapper runs compiled code, calling the module itself still runs eagerly
+    target = args[0].with_() if args[0].kind == V.NN_MODULE else args[0]
+    tx.compiles(target, {k: v for k, v in options.items() if k != "_made"}, act, node)
+    return target
 
 
 def instance_of(name: str, receiver: Value | None) -> Value:
