@@ -91,7 +91,7 @@ class BuiltinVariable(Value):
 
 _BUILTIN_TYPES: dict[str, type] = {"dict": dict, "list": list, "tuple": tuple, "str": str, "int": int,
                                     "float": float, "bool": bool, "set": set}
-_PYTYPES: dict[str, type] = {"int": int, "float": float, "bool": bool, "str": str, "NoneType": type(None)}
+_PYTYPES: dict[str, type] = {name: kind for kind, name in V.SCALAR_TYPES.items()}
 _CONTAINER_TYPES: dict[str, type] = {V.LIST: list, V.TUPLE: tuple, V.DICT: dict}
 
 

@@ -16,6 +16,7 @@ from vtlint.analyzer.variables.config_text import PARSERS, parse_config_text
 from vtlint.analyzer.variables.data import DATASETS, LOADERS, dataset, loader
 from vtlint.analyzer.variables.dicts import dict_of
 from vtlint.analyzer.variables.tensor import DTYPE_NAMES, MARKS, created, grad_of, is_floating, mark, tensor
+from vtlint.analyzer.variables.user_defined import field_names
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -284,8 +285,7 @@ def _replaced(tx: Walker, instance: Value, changes: dict[str, Value]) -> Value:
     found = tx.project.klass(instance.ref or "")
     if found is None:
         return V.unknown()
-    names = [name for _, cls in tx.project.mro(*found) for name in cls.fields]  # a base dataclass's too
-    fields = {name: instance.attrs[name] for name in names if name in instance.attrs}
+    fields = {name: instance.attrs[name] for name in field_names(tx.project, *found) if name in instance.attrs}
     return tx.objects.instantiate(instance.ref or "", [], {**fields, **changes}, None)
 
 

@@ -61,11 +61,15 @@ def is_dataclass_like(project: Project, summary: ModuleSummary, cls: ClassSummar
                                     for _, klass in project.mro(summary, cls)[1:] for d in klass.decorators)
 
 
+def field_names(project: Project, summary: ModuleSummary, cls: ClassSummary) -> list[str]:
+    """A dataclass's fields in `__init__` order: a base's first."""
+    return list(dict.fromkeys(name for _, klass in reversed(project.mro(summary, cls)) for name in klass.fields))
+
+
 def dataclass_fields(project: Project, value: Value, summary: ModuleSummary, cls: ClassSummary, args: list[Value],
                      kwargs: dict[str, Value]) -> None:
-    """A dataclass's generated `__init__`: its fields (a base's first) by position, then keywords."""
-    names = list(dict.fromkeys(name for _, klass in reversed(project.mro(summary, cls)) for name in klass.fields))
-    for name, arg in [*zip(names, args), *kwargs.items()]:
+    """A dataclass's generated `__init__`: its fields by position, then keywords."""
+    for name, arg in [*zip(field_names(project, summary, cls), args), *kwargs.items()]:
         value.attrs[name] = arg.with_(source=None)
 
 
@@ -88,7 +92,7 @@ class UserDefinedClassVariable(Value):
         summary, cls = found
         if name == "__dataclass_fields__" and is_dataclass_like(tx.project, summary, cls):
             # `{k: v for k, v in raw.items() if k not in cls.__dataclass_fields__}`: the field names
-            names = list(dict.fromkeys(n for _, klass in reversed(tx.project.mro(summary, cls)) for n in klass.fields))
+            names = field_names(tx.project, summary, cls)
             return Value(V.DICT, keys=names, items=[V.unknown() for _ in names])
         if name in ("__name__", "__qualname__"):  # `f"{args[0].__class__.__name__}.{name}"`: a string Dynamo guards
             text = cls.qualname if name == "__qualname__" else cls.qualname.rpartition(".")[2]
