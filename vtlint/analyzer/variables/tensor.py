@@ -72,15 +72,15 @@ _FLOAT_FACTORIES = frozenset({"torch.randn", "torch.rand", "torch.zeros", "torch
 MARKS = {"torch._dynamo.mark_dynamic": "dynamic", "torch._dynamo.maybe_mark_dynamic": "dynamic",
          "torch._dynamo.decorators.mark_dynamic": "dynamic", "torch._dynamo.mark_static": "static",
          "torch._dynamo.decorators.mark_static": "static", "torch.compiler.mark_dynamic": "dynamic"}
+# Elementwise ops, both `torch.exp(x)` and `x.exp()`: the result has the input's sizes.
+_ELEMENTWISE = frozenset({"relu", "sigmoid", "tanh", "exp", "log", "abs", "neg", "sqrt", "rsqrt", "square", "clamp"})
 # Ops whose result has their first argument's sizes (elementwise, along-a-dim normalizations).
 _SAME_SHAPE = frozenset({f"{module}.{op}" for module in ("torch", "torch.nn.functional") for op in (
-    "softmax", "log_softmax", "relu", "gelu", "silu", "sigmoid", "tanh", "exp", "log", "abs", "neg", "sqrt",
-    "rsqrt", "square", "clamp", "dropout", "normalize", "layer_norm")} | {"torch.randn_like", "torch.rand_like",
-                                                                           "torch.zeros_like", "torch.ones_like"})
+    _ELEMENTWISE | {"softmax", "log_softmax", "gelu", "silu", "dropout", "normalize", "layer_norm"})}) | {
+    "torch.randn_like", "torch.rand_like", "torch.zeros_like", "torch.ones_like"}
 # Tensor methods whose result has the receiver's sizes and dtype.
-_ELEMENTWISE_METHODS = frozenset({"clamp", "clamp_min", "clamp_max", "abs", "exp", "log", "sqrt", "rsqrt", "sigmoid",
-                                  "tanh", "relu", "neg", "flip", "square", "sin", "cos", "pow", "mul", "add", "sub",
-                                  "div", "masked_fill", "where", "nan_to_num"})
+_ELEMENTWISE_METHODS = _ELEMENTWISE | {"clamp_min", "clamp_max", "flip", "sin", "cos", "pow", "mul", "add", "sub",
+                                       "div", "masked_fill", "where", "nan_to_num"}
 _REDUCTIONS = frozenset({"mean", "sum", "std", "var", "amax", "amin", "prod", "logsumexp"})
 # Tensor methods that convert to a dtype (`x.half()`), named as the dtype's alias is.
 _CONVERSIONS = {method: DTYPE_NAMES[method] for method in ("float", "double", "half", "bfloat16", "long", "int", "bool")}
