@@ -2543,4 +2543,117 @@ PROGRAMS: dict[str, str] = {
             net(torch.ones(2), flag=True)  # the module itself, called eagerly: no recompile
             compiled(torch.ones(2))
     """,
+    "uncertain_raise_substring_and_tracing_state": """
+        import re
+
+        import torch
+        from torch import nn
+
+
+        def parse(text):
+            found = re.match(r"([0-9]+)[.]([0-9]+)", text)
+            if not found:
+                raise ValueError(text)  # only when the text does not parse: the walk cannot tell
+            return int(found.group(1))
+
+
+        def fused_available():
+            try:
+                return parse(torch.__version__) >= 2
+            except ValueError:
+                return False
+
+
+        class Block(nn.Module):
+            def __init__(self, impl="sdpa"):
+                super().__init__()
+                self.fused = fused_available()
+                self.impl = impl
+                self.scale = 2.0
+                self.q = 3.0
+                self.k = 4.0
+
+            def forward(self, x):
+                if self.fused:  # True at runtime: the handler's `False` is not the answer
+                    x = x * self.scale
+                if "flash" in self.impl:  # a substring test on a known string
+                    x = x + self.q
+                else:
+                    x = x + self.k
+                if torch.compiler.is_exporting():  # a tracing-state function: False under torch.compile
+                    x = x - self.q
+                return x
+
+
+        def run():
+            torch.compile(Block())(torch.ones(2))
+    """,
+    "mutable_mapping_registry": """
+        from collections.abc import MutableMapping
+        import torch
+
+
+        def f_sdpa(x, dropout=0.0, scale=None):  # its defaults: reached through the registry dict
+            if scale is None:
+                return x * 2
+            return x * scale
+
+
+        def f_eager(x):
+            return x
+
+
+        class General(MutableMapping):
+            _global_mapping = {}
+
+            def __init__(self):
+                self._local_mapping = {}
+
+            def __getitem__(self, key):
+                if key in self._local_mapping:
+                    return self._local_mapping[key]
+                return self._global_mapping[key]
+
+            def __setitem__(self, key, value):
+                self._local_mapping.update({key: value})
+
+            def __delitem__(self, key):
+                del self._local_mapping[key]
+
+            def __iter__(self):
+                return iter({**self._global_mapping, **self._local_mapping})
+
+            def __len__(self):
+                return len(self._global_mapping.keys() | self._local_mapping.keys())
+
+
+        class Interface(General):
+            _global_mapping = {"sdpa": f_sdpa}
+
+            def get_interface(self, impl, default):
+                if impl is None:
+                    pass
+                elif impl != "eager" and impl not in self:  # Mapping.__contains__, inlined
+                    raise KeyError(impl)
+                return super().get(impl, default)  # Mapping.get, then __getitem__
+
+
+        FUNCS = Interface()
+
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.impl = "sdpa"
+
+            def forward(self, x):
+                fn = FUNCS.get_interface(self.impl, f_eager)
+                return fn(x)
+
+
+        m = torch.compile(M())
+
+        def run():
+            m(torch.ones(2))
+    """,
 }

@@ -29,6 +29,10 @@ NOT_INLINED_ROOTS = ("torch", "builtins", "typing", "functools", "itertools", "c
 # (inline_inbuilt_nn_modules); torch.nn.Module itself stays an external base.
 TORCH_NN_MODULES = "torch.nn.modules"
 _TORCH_NN_BASE = "torch.nn.modules.module"
+# ... and the standard library's Python mixins that user classes extend: Dynamo inlines
+# `Mapping.get` and `Mapping.__contains__` of a `MutableMapping` subclass (measured). The
+# name users import -> the file that defines it.
+STDLIB_INLINED = {"collections.abc": "_collections_abc"}
 
 
 @dataclass
@@ -170,11 +174,15 @@ class Project:
     def _library_module(self, parts: list[str]) -> ModuleSummary | None:
         """An installed package's module, summarised from its source on disk."""
         name = ".".join(parts)
+        if name in self._library:
+            return self._library[name]
+        if name in STDLIB_INLINED:
+            stdlib = Path(sysconfig.get_paths()["stdlib"], f"{STDLIB_INLINED[name]}.py")
+            self._library[name] = self._load_library(stdlib, name) if stdlib.is_file() else None
+            return self._library[name]
         torch_nn = (name == TORCH_NN_MODULES or name.startswith(TORCH_NN_MODULES + ".")) and name != _TORCH_NN_BASE
         if not parts or (parts[0] in NOT_INLINED_ROOTS and not torch_nn) or parts[0] in sys.stdlib_module_names:
             return None
-        if name in self._library:
-            return self._library[name]
         found: ModuleSummary | None = None
         for root in self.library_roots:
             for candidate in (root.joinpath(*parts).with_suffix(".py"), root.joinpath(*parts, "__init__.py")):

@@ -52,7 +52,7 @@ from vtlint.analyzer.variables.library import DATA_PTR, is_torch_nn_class
 from vtlint.analyzer.variables.lists import RangeVariable
 from vtlint.analyzer.variables.nn_module import parameters_of
 from vtlint.analyzer.variables.tensor import DTYPE_NAMES, broadcast, grad_of, matmul, sliced
-from vtlint.analyzer.variables.user_defined import MODULE_METHODS
+from vtlint.analyzer.variables.user_defined import MODULE_METHODS, UserDefinedObjectVariable
 from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
 from vtlint.trace import Action, Event
@@ -546,11 +546,14 @@ class Walker:
                 other = self._branch(second, act) if second is not None else None
                 fell_through = lazy and not other  # the code below runs only if the guess is wrong
                 both = {ended, other} if other and (ended or lazy) else set()
-                # both paths leave: the loop goes round if one of them continues, ends if one breaks
-                ended = next((how for how in ("continue", "break", "return") if how in both), None)
+                # both paths leave: the loop goes round if one of them continues, ends if one breaks;
+                # the handler runs only when both raise
+                ended = next((how for how in ("continue", "break", "return", "raise") if how in both), None)
                 _forget_branch_constants(act.env, before)
         finally:
             self.uncertain -= 1
+        if ended == "raise":
+            raise _Raised(None)
         if ended == "continue":
             raise _LoopContinue
         if ended == "break":
@@ -562,7 +565,7 @@ class Walker:
 
     def _branch(self, body: cst.BaseSuite | list[cst.BaseStatement], act: Act) -> str | None:
         """One of two paths the walk cannot choose between; how it ended ("return", "continue",
-        "break"), None when it falls through. Leaving there does not end the walk: the other path
+        "break", "raise"), None when it falls through. Leaving there does not end the walk: the other path
         goes on."""
         callee_frames = len(self.callee_frames)
         try:
@@ -573,6 +576,8 @@ class Walker:
             return "continue"
         except _LoopBreak:
             return "break"
+        except _Raised:  # to a handler of the frame's: only on this path, the other one goes on
+            return "raise"
         except _GuessedBreak:
             del self.callee_frames[callee_frames:]  # callees broken on this path are no frames of their own
             return "return"
@@ -1204,7 +1209,14 @@ class Walker:
             weak = "low" in (left.confidence, right.confidence)
             return V.const(same if isinstance(op, cst.Is) else not same, confidence="low" if weak else "high")
         if isinstance(op, (cst.In, cst.NotIn)):
+            contains = right.call_dunder(self, "__contains__", [left], {}, act, node) \
+                if isinstance(right, UserDefinedObjectVariable) else None
+            if contains is not None:
+                return contains if isinstance(op, cst.In) or contains.kind != V.CONST or not contains.known \
+                    else V.const(not contains.value, confidence=contains.confidence)
             self.use(left, act, node)
+            if right.kind == V.CONST:  # a string searched: its value is guarded
+                self.use(right, act, node)
             if right.kind in (V.LIST, V.TUPLE):
                 self.length_check(right, act, node)
             found = _membership(left, right)
@@ -1235,9 +1247,11 @@ class Walker:
         return base.getitem(self, index, act, node)
 
     # names -----------------------------------------------------------------------
-    def global_value(self, summary: ModuleSummary, name: str, act: Act | None = None) -> Value:
-        """A global of `summary`'s module as Dynamo wraps it, with its GlobalSource."""
-        source = self._global_source(summary, name)
+    def global_value(self, summary: ModuleSummary, name: str, act: Act | None = None,
+                     reached_as: Source | None = None) -> Value:
+        """A global of `summary`'s module as Dynamo wraps it, with its GlobalSource (`reached_as`: the
+        Source of the name the code read, a global of its own module that imported it)."""
+        source = reached_as or self._global_source(summary, name)
         if name in summary.functions:
             return Value(V.FUNC, ref=f"{summary.module}.{name}" if summary.module else name, source=source)
         if name in summary.classes:
@@ -1248,7 +1262,7 @@ class Walker:
         if name in summary.globals:
             key = f"{summary.display}:{name}"
             if key in self.global_objects:
-                return self.global_objects[key]
+                return _first_reach(self, self.global_objects[key], source)
             value = self.materialize(summary.globals[name], summary, source, act)
             if name in summary.reassigned and value.kind == V.CONST:
                 # `_HAS_X = False` then `if ...: _HAS_X = True` at module level: which assignment ran
@@ -1284,7 +1298,7 @@ class Walker:
             head = rest.split(".")[0]
             self.resolving.add(name)
             try:
-                value = self.global_value(summary, head)
+                value = self.global_value(summary, head, reached_as=source if head == rest else None)
                 for attr in rest.split(".")[1:]:
                     value = self.getattr(value, attr, None, None)
             finally:
@@ -1308,7 +1322,8 @@ class Walker:
             return lit.with_(source=source)
         if lit.kind in (V.LIST, V.TUPLE, V.DICT):
             items = [self.materialize(i, summary, None, act) for i in lit.items] if lit.items is not None else None
-            return lit.with_(source=source, items=items)
+            keys = list(lit.keys) if lit.keys is not None else None  # a new object: the summary's stays as written
+            return lit.with_(source=source, items=items, keys=keys)
         if lit.kind == V.NAME and lit.ref:
             head = lit.ref.split(".")[0]
             if head in summary.globals or head in summary.classes or head in summary.functions:
@@ -1804,8 +1819,8 @@ def _module_slice(container: Value, bounds: list[Value | None]) -> Value:
 
 
 def _membership(key: Value, container: Value) -> bool | None:
-    """`key in container` where both are known: a dict's keys (Dynamo specializes on them), or a
-    literal list or tuple of constants written in the code."""
+    """`key in container` where both are known: a dict's keys (Dynamo specializes on them), a
+    literal list or tuple of constants written in the code, or a string."""
     if key.kind != V.CONST or not key.known:
         return None
     if container.kind == V.DICT and container.keys is not None:
@@ -1813,6 +1828,9 @@ def _membership(key: Value, container: Value) -> bool | None:
     if container.kind in (V.LIST, V.TUPLE) and container.source is None and container.items is not None \
             and all(i.kind == V.CONST and i.known for i in container.items):
         return key.value in [i.value for i in container.items]
+    if container.kind == V.CONST and container.known and isinstance(container.value, str) \
+            and isinstance(key.value, str):
+        return key.value in container.value  # a substring: `"flash" in attn_implementation`
     return None
 
 
@@ -1822,6 +1840,14 @@ def _result_type(left: str | None, right: str | None) -> str | None:
     if left == right:
         return left
     return None
+
+
+def _first_reach(tx: Walker, value: Value, source: Source) -> Value:
+    """A module-level object, however it is named (`from .modeling_utils import ALL_ATTENTION_FUNCTIONS`):
+    Dynamo reuses the VariableTracker of the frame's first access, and guards through its Source."""
+    if value.kind != V.OBJECT:
+        return value
+    return value.with_(source=tx.object_sources.setdefault(id(value.attrs), source))
 
 
 def _resource(value: Value, source: Source | None) -> Value:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from vtlint.analyzer import values as V
-from vtlint.analyzer.sources import item_source
+from vtlint.analyzer.sources import Source, item_source
 from vtlint.analyzer.values import Value
 
 if TYPE_CHECKING:
@@ -30,9 +30,7 @@ class ConstDictVariable(Value):
     def getitem(self, tx: Walker, index: Value, act: Act, node: cst.CSTNode) -> Value:
         tx.use(index, act, node)
         if index.known and self.keys is not None and self.items is not None and index.value in self.keys:
-            item = self.items[self.keys.index(index.value)]
-            source = item_source(self.source, index.value)
-            return item.with_(source=source) if source and item.source is None else item
+            return _sourced(self.items[self.keys.index(index.value)], item_source(self.source, index.value))
         return V.unknown()
 
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
@@ -47,8 +45,7 @@ class ConstDictVariable(Value):
             tx.key_order(self, act, node)
         # each value is read by its key, `L['weights']['a']`, whichever way it is reached (the guard
         # tree's ValueManager of each KeyValueManager pair)
-        wrapped = [i.with_(source=item_source(self.source, k)) if self.source and i.source is None
-                   else i for k, i in zip(keys, items)]
+        wrapped = [_sourced(i, item_source(self.source, k)) for k, i in zip(keys, items)]
         if method == "keys":
             return Value(V.LIST, items=[V.const(k) for k in keys])
         if method == "values":
@@ -80,6 +77,15 @@ class ConstDictVariable(Value):
                 return items.pop(index).with_(source=None)
             return args[1] if len(args) > 1 else V.unknown()
         return V.unknown()
+
+
+def _sourced(item: Value, source: Source | None) -> Value:
+    """A value read out of a dict from outside the frame: VariableBuilder wraps it under the dict's
+    item Source (`G['FUNCS']._global_mapping['sdpa']`), wherever the value came from; an object or
+    module keeps the Source of its first access (one VariableTracker per object)."""
+    if source is None or (item.source is not None and item.kind in (V.OBJECT, V.NN_MODULE)):
+        return item
+    return item.with_(source=source)
 
 
 def dict_of(args: list[Value], kwargs: dict[str, Value]) -> Value:

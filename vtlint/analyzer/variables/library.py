@@ -27,7 +27,15 @@ if TYPE_CHECKING:
 COMPILING_CHECKS = frozenset({
     "torch.compiler.is_compiling", "torch.compiler.is_dynamo_compiling", "torch._dynamo.is_compiling",
     "torch._utils.is_compiling", "torch._dynamo.external_utils.is_compiling",
+    "torch._dynamo.eval_frame._is_in_optimized_module",
 })
+# The rest of Dynamo's `tracing_state_functions`, answered as constants under torch.compile
+# (`is_exporting` reads the export flag, False outside torch.export); eager code gets them too.
+TRACING_STATE = {
+    "torch.compiler.is_exporting": False, "torch._C._get_tracing_state": None,
+    "torch.fx._symbolic_trace.is_fx_tracing": False, "torch.fx._symbolic_trace.is_fx_symbolic_tracing": False,
+    "torch.onnx.is_in_onnx_export": False, "torch.jit.is_tracing": False, "torch.jit.is_scripting": False,
+}
 COMPILERS = frozenset({"torch.compile", "torch.compiler.compile", "torch._dynamo.optimize"})
 # Higher-order ops whose function arguments Dynamo traces as subgraphs.
 CONTROL_FLOW = {
@@ -120,6 +128,8 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
     receiver = func.bound_self
     if name in COMPILING_CHECKS:
         return V.const(not tx.eager)  # Dynamo answers True while it traces (a constant, no guard)
+    if name in TRACING_STATE:
+        return V.const(TRACING_STATE[name])
     if name in ("torch.is_tensor", "torch.is_floating_point") and args and args[0].kind == V.TENSOR \
             and (name == "torch.is_tensor" or args[0].pytype):
         return V.const(name == "torch.is_tensor" or bool(is_floating(args[0].pytype)))

@@ -154,8 +154,19 @@ class UserDefinedObjectVariable(Value):
 
     def call_function(self, tx: Walker, args: list[Value], kwargs: dict[str, Value], act: Act,
                       node: cst.Call) -> Value:
-        call = self.instance_attr(tx, "__call__") if self.ref and tx.project.klass(self.ref) else V.unknown()
-        return tx.call_user(call, args, kwargs, act, node) if call.kind == V.FUNC else V.unknown()
+        return self.call_dunder(tx, "__call__", args, kwargs, act, node) or V.unknown()
+
+    def getitem(self, tx: Walker, index: Value, act: Act, node: cst.CSTNode) -> Value:
+        return self.call_dunder(tx, "__getitem__", [index], {}, act, node) or V.unknown()
+
+    def call_dunder(self, tx: Walker, name: str, args: list[Value], kwargs: dict[str, Value], act: Act,
+                    node: cst.CSTNode) -> Value | None:
+        """`obj(...)`, `obj[k]`, `k in obj`: the class's method (its own or a `collections.abc` mixin's),
+        which Dynamo inlines; None when the class defines none the walk can read."""
+        method = self.instance_attr(tx, name) if self.ref and tx.project.klass(self.ref) else None
+        if method is None or method.kind != V.FUNC:
+            return None
+        return tx.call_user(method, args, kwargs, act, node)  # type: ignore[arg-type]
 
     def custom_getattribute_of(self, tx: Walker) -> bool:
         found = tx.project.klass(self.ref or "")
