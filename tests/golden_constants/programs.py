@@ -2656,4 +2656,160 @@ PROGRAMS: dict[str, str] = {
         def run():
             m(torch.ones(2))
     """,
+    "and_chain_hands_on_a_module_flag": """
+        import os
+
+        import torch
+        import torch.nn.functional as F
+        from torch import nn
+
+
+        def attend(module, q, k, v, mask=None, is_causal=None):
+            is_causal = is_causal if is_causal is not None else getattr(module, "is_causal", True)
+            is_causal = module.q_len > 1 and mask is None and is_causal  # handed on: guarded where sdpa takes it
+            return F.scaled_dot_product_attention(q, k, v, attn_mask=mask, is_causal=is_causal)
+
+
+        class Attn(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.is_causal = True
+                self.q_len = int(os.environ.get("Q_LEN", "4"))
+
+            def forward(self, x):
+                return attend(self, x, x, x)
+
+
+        def run():
+            torch.compile(Attn())(torch.ones(1, 2, 4, 8))
+    """,
+    "class_attrs_of_objects_built_in_frame": """
+        import torch
+
+
+        class Layer:
+            is_compileable = False
+
+            def __init__(self, size):
+                self.size = size
+
+
+        class FullLayer(Layer):
+            is_sliding = False
+
+
+        class SlidingLayer(Layer):
+            is_sliding = True
+
+
+        MAPPING = {"full": FullLayer, "sliding": SlidingLayer}
+
+
+        @torch.compile
+        def f(x, kinds):
+            layers = [MAPPING[kind](2) for kind in kinds]  # built in the frame from classes read from outside
+            for layer in layers:
+                if layer.is_sliding:  # read through the class: G['MAPPING']['full'].is_sliding
+                    x = x * 2
+                if not layer.is_compileable:  # a base class's attribute, read the same way
+                    x = x + layer.size
+            return x
+
+
+        def run():
+            f(torch.ones(2), ["full", "sliding"])
+    """,
+    "dict_subclass_registry": """
+        from collections import OrderedDict
+
+        import torch
+        from torch import nn
+
+
+        class GELU(nn.Module):
+            def __init__(self, approximate="none"):
+                super().__init__()
+                self.approximate = approximate
+
+            def forward(self, x):
+                return nn.functional.gelu(x, approximate=self.approximate)
+
+
+        class Clipped(nn.Module):
+            def __init__(self, low, high):
+                super().__init__()
+                self.low, self.high = low, high
+
+            def forward(self, x):
+                return torch.clamp(x, self.low, self.high)
+
+
+        class ClassInstantier(OrderedDict):
+            def __getitem__(self, key):
+                content = super().__getitem__(key)  # dict's own, on the items the registry was built with
+                cls, kwargs = content if isinstance(content, tuple) else (content, {})
+                return cls(**kwargs)
+
+
+        ACT2FN = ClassInstantier({"gelu": GELU, "gelu_tanh": (GELU, {"approximate": "tanh"}), "clip": (Clipped, {"low": -1, "high": 1})})
+
+
+        class MLP(nn.Module):
+            def __init__(self, act="gelu_tanh"):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+                self.act = ACT2FN[act]
+                self.clip = ACT2FN["clip"]
+
+            def forward(self, x):
+                return self.clip(self.act(self.fc(x)))
+
+
+        def run():
+            torch.compile(MLP())(torch.ones(2, 4))
+    """,
+    "namedtuple_specs": """
+        from typing import NamedTuple
+
+        import torch
+        from torch import nn
+
+
+        class Spec(NamedTuple):
+            width: int
+            norm: bool
+            act: str = "relu"
+
+
+        def specs(n):
+            out = [Spec(4, True)]
+            for _ in range(n - 1):
+                out.append(Spec(4, False, act="tanh"))
+            return out
+
+
+        class Net(nn.Module):
+            def __init__(self, n=2):
+                super().__init__()
+                layers = []
+                for spec in specs(n):
+                    layers.append(nn.Linear(spec.width, spec.width))
+                    if spec.norm:  # a field of a NamedTuple built in __init__
+                        layers.append(nn.LayerNorm(spec.width))
+                    layers.append(nn.ReLU() if spec.act == "relu" else nn.Tanh())
+                self.main = nn.Sequential(*layers)
+
+            def forward(self, x):
+                return self.main(x)
+
+
+        @torch.compile
+        def scaled(x, spec):
+            return x * spec.width if spec.norm else x  # a NamedTuple argument
+
+
+        def run():
+            torch.compile(Net())(torch.ones(2, 4))
+            scaled(torch.ones(2), Spec(3, True))
+    """,
 }

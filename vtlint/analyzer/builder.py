@@ -66,11 +66,13 @@ class VariableBuilder:
             return Guard(value.source, V.CONST, "EQUALS_MATCH", text, f"torch.{dtype}", value.confidence)
         return None
 
-    def length(self, value: Value) -> Guard | None:
-        """A list or tuple from outside: SEQUENCE_LENGTH (dicts get no length check)."""
-        if value.source is None or value.kind not in (V.LIST, V.TUPLE) or self.is_constant_tuple(value):
+    def length(self, value: Value, fields: int | None = None) -> Guard | None:
+        """A list or tuple from outside: SEQUENCE_LENGTH (dicts get no length check); a NamedTuple
+        (an object of `fields` fields) gets one too."""
+        if value.source is None or (value.kind not in (V.LIST, V.TUPLE) and fields is None) \
+                or self.is_constant_tuple(value):
             return None
-        length = len(value.items) if value.items is not None else None
+        length = fields if fields is not None else len(value.items) if value.items is not None else None
         text = f"LENGTH_CHECK: len({value.source.name()}) == {length}" if length is not None else None
         return Guard(value.source, value.kind, "LENGTH_CHECK", text, str(length) if length is not None else None,
                      value.confidence if length is not None else "medium")

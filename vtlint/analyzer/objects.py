@@ -20,7 +20,14 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.sources import ModuleChildSource, Source
 from vtlint.analyzer.summary import ClassSummary, ModuleSummary
 from vtlint.analyzer.values import Value
-from vtlint.analyzer.variables.user_defined import dataclass_fields, init_of, is_dataclass_like, post_init_of
+from vtlint.analyzer.variables.user_defined import (
+    dataclass_fields,
+    fill_dict_storage,
+    init_of,
+    is_dataclass_like,
+    is_dict_subclass,
+    post_init_of,
+)
 
 if TYPE_CHECKING:
     from vtlint.analyzer.index import Project
@@ -191,6 +198,8 @@ class ObjectModel:
         init = init_of(self.project, summary, cls)
         if init is not None:
             self._run_method(value, summary, cls, init, args, kwargs)
+        elif is_dict_subclass(self.project, summary, cls):
+            fill_dict_storage(value, args, kwargs)
 
     def _run_method(self, value: Value, summary: ModuleSummary, cls: ClassSummary, method: str, args: list[Value],
                     kwargs: dict[str, Value]) -> None:

@@ -83,6 +83,9 @@ class Value:
     origins: tuple[Source, ...] = field(default=(), compare=False, repr=False)
     # an instance known by its class only (typed by an annotation): its attribute values are unknown
     opaque: bool = False
+    # an object built in the frame from a class read from outside: its class attributes are read
+    # through the class (`G['MAPPING']['full'].is_sliding`), as Dynamo's `cls_source`
+    cls_source: Source | None = field(default=None, compare=False, repr=False)
     # one element of a sequence of unknown length (`[Block(cfg) for _ in range(cfg.n_layer)]`)
     sample: Value | None = field(default=None, compare=False, repr=False)
 

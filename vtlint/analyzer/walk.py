@@ -52,7 +52,12 @@ from vtlint.analyzer.variables.library import DATA_PTR, is_torch_nn_class
 from vtlint.analyzer.variables.lists import RangeVariable
 from vtlint.analyzer.variables.nn_module import parameters_of
 from vtlint.analyzer.variables.tensor import DTYPE_NAMES, broadcast, grad_of, matmul, sliced
-from vtlint.analyzer.variables.user_defined import MODULE_METHODS, UserDefinedObjectVariable
+from vtlint.analyzer.variables.user_defined import (
+    DICT_STORAGE_METHODS,
+    MODULE_METHODS,
+    UserDefinedObjectVariable,
+    dict_storage,
+)
 from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
 from vtlint.trace import Action, Event
@@ -280,8 +285,8 @@ class Walker:
             line, column, _, _ = act.parsed.span(self._read_site(value, act, node))
             self.first_reads[value.source.local_name] = (act.display, line, column)
 
-    def length_check(self, value: Value, act: Act, node: cst.CSTNode) -> None:
-        self._install(self.builder.length(value), act, self._read_site(value, act, node))
+    def length_check(self, value: Value, act: Act, node: cst.CSTNode, fields: int | None = None) -> None:
+        self._install(self.builder.length(value, fields), act, self._read_site(value, act, node))
 
     def appended(self, value: Value, act: Act, node: cst.CSTNode) -> None:
         """The frame changes a list from outside in place: its LENGTH_CHECK fails on the next call."""
@@ -537,7 +542,7 @@ class Walker:
                          second: cst.BaseSuite | list[cst.BaseStatement] | None, lazy: bool, act: Act) -> None:
         """Two paths the walk cannot choose between; the walk returns (or goes round its loop) only
         when both do."""
-        before = dict(act.env)
+        before, lengths = dict(act.env), _list_lengths(act.env)
         self.uncertain += 1
         try:
             ended = self._branch(first, act) if first is not None else None
@@ -550,6 +555,7 @@ class Walker:
                 # the handler runs only when both raise
                 ended = next((how for how in ("continue", "break", "return", "raise") if how in both), None)
                 _forget_branch_constants(act.env, before)
+                _forget_branch_appends(act.env, lengths)
         finally:
             self.uncertain -= 1
         if ended == "raise":
@@ -669,7 +675,7 @@ class Walker:
                             act)
                 self.uncertain += 1
                 callee_frames = len(self.callee_frames)
-                before = dict(act.env)
+                before, lengths = dict(act.env), _list_lengths(act.env)
                 try:
                     self._loop_body(stmt.body, act)
                 except _GuessedBreak:
@@ -678,6 +684,7 @@ class Walker:
                     self.uncertain -= 1
                 # run once here, zero or many times in the program: what the body assigns is not known
                 _forget_branch_constants(act.env, before)
+                _forget_branch_appends(act.env, lengths)
             else:
                 before, start, recorded = dict(act.env), self.eager_steps, len(self.recorded)
                 unrolled = elements[:MAX_UNROLL]
@@ -894,6 +901,9 @@ class Walker:
         kind = container_of(self.project, receiver) if name == "__init__" else None
         if kind is not None:  # `super().__init__(conv, norm, act)` of a Sequential subclass: modelled natively
             return Value(V.LIB, ref=f"torch.nn.{kind}.__init__", bound_self=receiver)
+        storage = dict_storage(receiver) if receiver.kind == V.OBJECT and name in DICT_STORAGE_METHODS else None
+        if storage is not None:  # `super().__getitem__(key)` of a dict subclass: dict's own, on its items
+            return Value(V.LIB, ref=f"dict.{name}", bound_self=storage)
         if receiver.kind == V.NN_MODULE and name in MODULE_METHODS:
             # `out = super().train(mode)` in an override: nn.Module's own, modelled natively (returns the module)
             return Value(V.LIB, ref=f"torch.nn.Module.{name}", bound_self=receiver)
@@ -950,6 +960,11 @@ class Walker:
             right = self.expr(node.right, act)
             if right.kind == V.CONST and right.known and bool(right.value) == (construct == "or"):
                 return right  # `... and False` is falsy, `... or True` truthy, whichever side answers
+            if right.kind == V.CONST and right.source is not None:
+                # `q_len > 1 and mask is None and module.is_causal`: Dynamo, which knows the left side,
+                # hands the read value on; where it is used, its guard is installed
+                return Value(V.CONST, source=right.source, pytype=right.pytype, confidence="medium",
+                             read_at=right.read_at)
             return V.unknown("medium")
         if (construct == "and") == taken:
             return self.expr(node.right, act)
@@ -1874,6 +1889,20 @@ def _forget_branch_constants(env: dict[str, Value], before: dict[str, Value]) ->
         if before.get(name) is not value and value.kind in (V.CONST, V.ENUM):
             env[name] = Value(V.CONST, pytype=value.pytype, confidence="medium") if value.kind == V.CONST \
                 else Value(V.UNKNOWN, confidence="medium")
+
+
+def _list_lengths(env: dict[str, Value]) -> dict[str, int]:
+    return {name: len(value.items) for name, value in env.items() if value.kind == V.LIST and value.items is not None}
+
+
+def _forget_branch_appends(env: dict[str, Value], lengths: dict[str, int]) -> None:
+    """A list that grew on a path the walk could not choose, or in a loop it could not count
+    (`layer_types.append(...)` in each arm of an `if` in a loop over the layers): its length and
+    elements are no longer known."""
+    for name, length in lengths.items():
+        value = env.get(name)
+        if value is not None and value.kind == V.LIST and value.items is not None and len(value.items) != length:
+            value.items = None  # in place: every name bound to the list sees it
 
 
 def _handler(handlers: Any, name: str | None) -> cst.ExceptHandler:

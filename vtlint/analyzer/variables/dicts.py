@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
     from vtlint.analyzer.walk import Act, Walker
 
-METHODS = frozenset({"items", "keys", "values", "get", "pop", "update"})
+METHODS = frozenset({"items", "keys", "values", "get", "pop", "update", "setdefault"})
 
 
 class ConstDictVariable(Value):
@@ -41,6 +41,10 @@ class ConstDictVariable(Value):
         keys, items = self.keys, self.items
         if keys is None or items is None:
             return V.unknown()
+        if method == "__getitem__" and args:
+            return self.getitem(tx, args[0], act, node)
+        if method == "__contains__" and args and args[0].known:
+            return V.const(args[0].value in keys)
         if method in ("keys", "values", "items"):
             tx.key_order(self, act, node)
         # each value is read by its key, `L['weights']['a']`, whichever way it is reached (the guard
@@ -69,6 +73,14 @@ class ConstDictVariable(Value):
                     keys.append(key)
                     items.append(item.with_(source=None))
             return V.const(None)
+        if method == "setdefault" and args and args[0].known:
+            # `rope_parameters.setdefault("rope_type", "default")`: the value there, else the default, stored
+            if args[0].value in keys:
+                return wrapped[keys.index(args[0].value)]
+            default = args[1] if len(args) > 1 else V.const(None)
+            keys.append(args[0].value)
+            items.append(default.with_(source=None))
+            return default
         if method == "pop" and args and args[0].known:
             # `kwargs.pop("attn_implementation", None)`: the value, removed; else the default
             if args[0].value in keys:

@@ -11,6 +11,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.sources import AttrSource, ModuleChildSource, NNModuleSource, Source, TypeAttrSource, attr_source
 from vtlint.analyzer.summary import ClassSummary, ModuleSummary
 from vtlint.analyzer.values import Value
+from vtlint.analyzer.variables.dicts import dict_of
 from vtlint.trace import Action
 
 if TYPE_CHECKING:
@@ -54,11 +55,16 @@ def init_of(project: Project, summary: ModuleSummary, cls: ClassSummary) -> str 
     return None
 
 
+def is_namedtuple(cls: ClassSummary) -> bool:
+    return any(base.rpartition(".")[2] == "NamedTuple" for base in cls.bases)
+
+
 def is_dataclass_like(project: Project, summary: ModuleSummary, cls: ClassSummary) -> bool:
-    """A @dataclass, or a subclass of a class marked `@dataclass_transform` (PEP 681: transformers'
-    `PreTrainedConfig` makes each subclass a dataclass in `__init_subclass__`)."""
-    return is_dataclass(cls) or any(d.rpartition(".")[2] == "dataclass_transform"
-                                    for _, klass in project.mro(summary, cls)[1:] for d in klass.decorators)
+    """A @dataclass, a subclass of a class marked `@dataclass_transform` (PEP 681: transformers'
+    `PreTrainedConfig` makes each subclass a dataclass in `__init_subclass__`), or a `typing.NamedTuple`
+    (its generated `__new__` takes the annotated fields in order, with their defaults)."""
+    return is_dataclass(cls) or is_namedtuple(cls) or any(
+        d.rpartition(".")[2] == "dataclass_transform" for _, klass in project.mro(summary, cls)[1:] for d in klass.decorators)
 
 
 def field_names(project: Project, summary: ModuleSummary, cls: ClassSummary) -> list[str]:
@@ -77,6 +83,31 @@ def post_init_of(project: Project, summary: ModuleSummary, cls: ClassSummary) ->
     """The `__post_init__` a dataclass's generated `__init__` ends with."""
     return next((qualified(mod, f"{klass.qualname}.__post_init__")
                  for mod, klass in project.mro(summary, cls) if "__post_init__" in klass.methods), None)
+
+
+# dict's own classes, as a class statement names them: a subclass keeps its items in the dict itself
+DICT_BASES = frozenset({"dict", "OrderedDict", "collections.OrderedDict", "typing.OrderedDict"})
+# dict methods the walk models on that storage (`super().__getitem__(key)` in an override)
+DICT_STORAGE_METHODS = frozenset({"__getitem__", "get", "keys", "values", "items", "__contains__"})
+
+
+def is_dict_subclass(project: Project, summary: ModuleSummary, cls: ClassSummary) -> bool:
+    return any(base in DICT_BASES for base in project.external_bases(summary, cls))
+
+
+def fill_dict_storage(value: Value, args: list[Value], kwargs: dict[str, Value]) -> None:
+    """`ClassInstantier(ACT2CLS)`: dict's own `__init__` copies the mapping into the object, which
+    Dynamo tracks as a UserDefinedDictVariable (its items in `_dict_vt`); here in `keys`/`items`."""
+    given = dict_of(args, kwargs)
+    if given.kind == V.DICT:
+        value.keys, value.items = list(given.keys or []), list(given.items or [])
+
+
+def dict_storage(value: Value) -> Value | None:
+    """The dict a dict subclass's instance holds, as a ConstDictVariable under the object's Source."""
+    if value.keys is None or value.items is None:
+        return None
+    return Value(V.DICT, keys=value.keys, items=value.items, source=value.source)
 
 
 class UserDefinedClassVariable(Value):
@@ -118,7 +149,7 @@ class UserDefinedClassVariable(Value):
             return tx.objects.instantiate(self.ref, args, kwargs, None)
         summary, cls = found
         value = Value(V.OBJECT, ref=qualified(summary, cls.qualname),
-                      attrs=tx.objects.instance_attrs(summary, cls, constructs=False))
+                      attrs=tx.objects.instance_attrs(summary, cls, constructs=False), cls_source=self.source)
         if init_of(tx.project, summary, cls) is None and is_dataclass_like(tx.project, summary, cls):
             dataclass_fields(tx.project, value, summary, cls, args, kwargs)  # the generated `__init__`
             post_init = post_init_of(tx.project, summary, cls)
@@ -128,6 +159,8 @@ class UserDefinedClassVariable(Value):
         init = init_of(tx.project, summary, cls)
         if init is not None:
             tx.call_user(Value(V.FUNC, ref=init, bound_self=value), args, kwargs, act, node)
+        elif is_dict_subclass(tx.project, summary, cls):
+            fill_dict_storage(value, args, kwargs)
         return value
 
 
@@ -142,6 +175,9 @@ class UserDefinedObjectVariable(Value):
             return V.unknown()
         if act is not None and node is not None:
             self.custom_getattribute(tx, act, node)
+            summary, cls = tx.project.klass(self.ref)  # type: ignore[misc]
+            if is_namedtuple(cls):  # a tuple underneath: Dynamo guards its length (measured)
+                tx.length_check(self, act, node, fields=len(field_names(tx.project, summary, cls)))
         getter = self.property_getter(tx, name)
         if getter is not None and act is not None and node is not None:
             mark = len(tx.events)
@@ -247,6 +283,8 @@ class UserDefinedObjectVariable(Value):
                              confidence="medium")
             if name in klass.class_attrs:
                 value = tx.materialize(klass.class_attrs[name], mod, None, None)
+                if self.source is None and self.cls_source is not None:
+                    return value.with_(source=AttrSource(self.cls_source, name))
                 if self.source and value.kind in (V.CONST, V.LIST, V.TUPLE, V.DICT):
                     # guarded through the class dict that holds it (`dict(type(L['self']).__mro__[1].__dict__)
                     # ['flag']`), once: every instance reads the same dict, whose VariableTracker Dynamo
