@@ -2812,4 +2812,23 @@ PROGRAMS: dict[str, str] = {
             torch.compile(Net())(torch.ones(2, 4))
             scaled(torch.ones(2), Spec(3, True))
     """,
+    "second_schedule_changes_after_first_went_dynamic": """
+        import torch
+
+
+        @torch.compile
+        def kd_loss(x, temperature, alpha):
+            return (x / temperature).sum() * alpha
+
+
+        def run():
+            x = torch.ones(4)
+            step = 0
+            for epoch in range(3):
+                temperature = 4.0 - epoch  # changes once per epoch, after alpha has gone dynamic
+                for _ in range(3):
+                    alpha = min(1.0, (step + 1) / 3)  # ramps over the first epoch
+                    kd_loss(x, temperature, alpha)
+                    step += 1
+    """,
 }

@@ -39,23 +39,25 @@ def replay(calls: list[Site], first: list[Event], check: Check, compile: Compile
     """Run `calls` against the cache the first call starts, compiling where no entry passes."""
     run = CacheRun([CacheEntry(0, first)])
     for index in range(1, len(calls)):
-        reasons = _failures(run.entries, calls, index, check)
-        if reasons is None:
+        failures = _failures(run.entries, calls, index, check)
+        if failures is None:
             continue  # an entry passes: its graph runs
         if len(run.entries) >= limit:
             break  # recompile_limit: the frame runs eagerly from here on
-        run.reasons += reasons
-        generalized = {e.source for e in reasons if e.source and e.detail.get("once")}
+        run.reasons += [failed[0] for failed in failures]
+        # every number that changed since the last compile, not only the guard torch names
+        generalized = {e.source for e in failures[0] if e.source and e.detail.get("once")}
         run.entries.append(CacheEntry(index, compile(index), run.entries[-1].dynamic | generalized))
     return run
 
 
-def _failures(entries: list[CacheEntry], calls: list[Site], index: int, check: Check) -> list[Event] | None:
-    """The first failing guard of each entry, newest first; None when an entry passes."""
-    out: list[Event] = []
+def _failures(entries: list[CacheEntry], calls: list[Site], index: int, check: Check) -> list[list[Event]] | None:
+    """The failing guards of each entry, newest first, in the order torch checks them (it reports
+    the first); None when an entry passes."""
+    out: list[list[Event]] = []
     for entry in reversed(entries):
         failed = [e for e in check(entry.events, calls[entry.seed], calls[index]) if e.source not in entry.dynamic]
         if not failed:
             return None
-        out.append(failed[0])
+        out.append(failed)
     return out

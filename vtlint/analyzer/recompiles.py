@@ -100,6 +100,8 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
         if grad is not None:  # checked first (the guard tree's root): it is the recompile torch reports there
             out = [grad, *(e for e in out if e.location != grad.location
                            or e.detail.get("call", grad.detail["call"]) != grad.detail["call"])]
+    if pairwise:  # every guard the call fails, in the order torch checks them: the cache skips the dynamic ones
+        return _fold_instances(sorted(out, key=_guard_order))
     return _fold_instances(_one_per_call(out, _same_call))
 
 
