@@ -2831,4 +2831,73 @@ PROGRAMS: dict[str, str] = {
                     kd_loss(x, temperature, alpha)
                     step += 1
     """,
+    "none_or_mask_from_an_undecided_branch": """
+        import torch
+        import torch.nn.functional as F
+        from torch import nn
+
+
+        def make_mask(x, q_len):
+            if x.shape[-1] == q_len:  # a size: torch knows it while tracing, the static pass does not
+                return None
+            return torch.ones(q_len, x.shape[-1]) > 0
+
+
+        class Attn(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.is_causal = True
+
+            def forward(self, x):
+                mask = make_mask(x, x.shape[-2])  # None or a mask: `mask is None` is not known statically
+                is_causal = mask is None and self.is_causal
+                return F.scaled_dot_product_attention(x, x, x, attn_mask=mask, is_causal=is_causal)
+
+
+        def run():
+            torch.compile(Attn())(torch.ones(1, 2, 4, 4))
+    """,
+    "sequence_view_iterated_by_index": """
+        from collections.abc import Sequence
+
+        import torch
+
+
+        class Config:
+            def __init__(self, layer_types):
+                self.num_layers = len(layer_types)
+                self.layer_types = layer_types
+
+
+        class LayerView(Sequence):
+            # per-layer views of a config, iterated by index (`Sequence.__iter__`)
+
+            def __init__(self, config):
+                self._config = config
+
+            def __len__(self):
+                return self._config.num_layers
+
+            def __getitem__(self, index):
+                if index >= len(self):
+                    raise IndexError(index)
+                return self._config.layer_types[index]
+
+
+        CONFIG = Config(["full", "sliding"])
+
+
+        @torch.compile
+        def f(x):
+            for kind in LayerView(CONFIG):
+                if kind == "sliding":
+                    x = x * 2
+                else:
+                    x = x + 1
+            return x
+
+
+        def run():
+            f(torch.ones(2))
+    """,
 }

@@ -163,6 +163,7 @@ class Act:
     uncertain_base: int = 0  # the walk's guessed branches around this call: its own start above them
     yields: list[Value] | None = None  # a generator run eagerly: what it yields, in order
     yields_known: bool = True  # False once a yield ran on a guessed path (how many there are is not known)
+    returned: list[Value] = field(default_factory=list)  # what paths the walk could not choose returned
 
     @property
     def display(self) -> str:
@@ -576,7 +577,8 @@ class Walker:
         callee_frames = len(self.callee_frames)
         try:
             self.block(body, act)
-        except _Return:
+        except _Return as ret:
+            act.returned.append(ret.value)  # one of the values the call may return (unknown: it raised)
             return "return"
         except _LoopContinue:
             return "continue"
@@ -660,7 +662,7 @@ class Walker:
             raise _Raised(dotted(exc) if exc is not None else None)
         if not self.uncertain:
             self.graph_break(act, node, breaks.decide_raise(False, self.settings), "raise")
-        raise _Return(V.unknown())
+        raise _Return(V.unknown())  # on an undecided path: what the call returns is not known
 
     def for_stmt(self, stmt: cst.For, act: Act) -> None:
         iterable = self.expr(stmt.iter, act)
@@ -784,7 +786,10 @@ class Walker:
                     # on a path the walk only guesses runs (`if cfg.gradient_checkpointing: self.gc = True`):
                     # the attribute keeps its type, not a value
                     value = Value(V.CONST, pytype=value.pytype, confidence="medium")
-                owner.attrs[target.attr.value] = value.with_(source=None)
+                # an object from outside stays itself: its VariableTracker keeps its Source (`self._config =
+                # config`, then `self._config.num_layers` is guarded as `G['CONFIG'].num_layers`)
+                keeps = value.kind in (V.OBJECT, V.NN_MODULE) and not self.eager
+                owner.attrs[target.attr.value] = value if keeps else value.with_(source=None)
                 if not self.eager:
                     self.stored.add((id(owner.attrs), target.attr.value))
         elif isinstance(target, cst.Subscript):
@@ -1496,9 +1501,11 @@ class Walker:
             if isinstance(fn, cst.Lambda):
                 return self.expr(fn.body, inner)
             self.block(fn.body, inner)
-            return V.const(None) if inner.yields is None else _generated(inner)
+            return self._result(inner, V.const(None)) if inner.yields is None else _generated(inner)
         except _Return as ret:
-            return _declared(ret.value, decorators) if inner.yields is None else _generated(inner)
+            if inner.yields is not None:
+                return _generated(inner)
+            return _declared(self._result(inner, ret.value), decorators)
         except _InlinedBreak:
             # the caller breaks at this call; the callee, called eagerly, is compiled as its own frame
             if isinstance(fn, cst.FunctionDef):
@@ -1515,6 +1522,13 @@ class Walker:
         finally:
             self.inlining.pop()
             self.grad_enabled = grad_enabled
+
+    def _result(self, inner: Act, last: Value) -> Value:
+        """What a traced call returns: the join of every path's value when the walk could not choose
+        (`return None` under an undecided `if`, a mask below). Eager code (a constructor, a script)
+        keeps the value of the path that reaches the end: the walk's best guess, so the objects it
+        builds stay whole."""
+        return last if self.eager else _joined([*inner.returned, last])
 
     def is_generator(self, fn: cst.FunctionDef | cst.Lambda) -> bool:
         found = self.generators.get(id(fn))
@@ -1736,6 +1750,25 @@ class _YieldFinder(cst.CSTVisitor):
 
     def visit_ClassDef(self, node: cst.ClassDef) -> bool:
         return False
+
+
+def _joined(results: list[Value]) -> Value:
+    """The value of a call whose paths the walk could not choose between (`return None` under an
+    undecided `if`, a tensor below): one of them, so only what they share is known."""
+    first = results[-1]
+    if all(r is first for r in results):
+        return first
+    if all(r.kind == V.CONST and r.known for r in results) and len({repr(r.value) for r in results}) == 1:
+        return first.with_(confidence="medium")
+    kinds = {r.kind for r in results}
+    if kinds == {V.TENSOR}:
+        return Value(V.TENSOR, confidence="medium")
+    if kinds == {V.CONST}:
+        types = {r.pytype for r in results}
+        return Value(V.CONST, pytype=types.pop() if len(types) == 1 else None, confidence="medium")
+    if kinds <= {V.CONST, V.TENSOR, V.UNKNOWN}:
+        return V.unknown("medium")  # `None` or a mask: `attention_mask is None` is not known
+    return first  # a function, an object: the path that falls through to the end (the walk's guess)
 
 
 def _declared(result: Value, function: FunctionSummary | None) -> Value:

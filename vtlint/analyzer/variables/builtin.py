@@ -11,6 +11,7 @@ from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.data import DataLoaderVariable, TensorDatasetVariable
 from vtlint.analyzer.variables.dicts import dict_of
 from vtlint.analyzer.variables.nn_module import set_child
+from vtlint.analyzer.variables.user_defined import UserDefinedObjectVariable
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -168,6 +169,10 @@ def _len(tx: Walker, target: Value, act: Act, node: cst.CSTNode) -> Value:
         return target.items[0]  # `len(x)` of a tensor the program built: its first size
     if isinstance(target, (TensorDatasetVariable, DataLoaderVariable)) and (count := target.length()) is not None:
         return V.const(count)
+    if isinstance(target, UserDefinedObjectVariable):
+        found = target.call_dunder(tx, "__len__", [], {}, act, node)  # inlined, as Dynamo does
+        if found is not None and found.kind == V.CONST:
+            return found
     return Value(V.CONST, pytype="int")
 
 

@@ -195,6 +195,26 @@ class UserDefinedObjectVariable(Value):
     def getitem(self, tx: Walker, index: Value, act: Act, node: cst.CSTNode) -> Value:
         return self.call_dunder(tx, "__getitem__", [index], {}, act, node) or V.unknown()
 
+    def unpack_var_sequence(self, tx: Walker, act: Act, node: cst.CSTNode) -> list[Value] | None:
+        """`for c in view` over a `collections.abc.Sequence` of the project (`config.per_layer_config`):
+        Dynamo's sequence iterator calls `__getitem__(0)`, `(1)`, ... up to the IndexError, the
+        calls themselves unreported; `__len__` here tells the walk where that is."""
+        found = tx.project.klass(self.ref or "")
+        if found is None or not _iterates_by_index(tx.project, *found):
+            return None
+        length = self._silent_dunder(tx, "__len__", [], act, node)
+        if length is None or length.kind != V.CONST or not isinstance(length.value, int) or not 0 <= length.value <= 64:
+            return None
+        return [self._silent_dunder(tx, "__getitem__", [V.const(i)], act, node) or V.unknown()
+                for i in range(length.value)]
+
+    def _silent_dunder(self, tx: Walker, name: str, args: list[Value], act: Act, node: cst.CSTNode) -> Value | None:
+        mark = len(tx.events)
+        result = self.call_dunder(tx, name, args, {}, act, node)
+        if mark < len(tx.events) and tx.events[mark].action is Action.INLINE:
+            del tx.events[mark]  # the iterator's own call: not one torch reports
+        return result
+
     def call_dunder(self, tx: Walker, name: str, args: list[Value], kwargs: dict[str, Value], act: Act,
                     node: cst.CSTNode) -> Value | None:
         """`obj(...)`, `obj[k]`, `k in obj`: the class's method (its own or a `collections.abc` mixin's),
@@ -296,6 +316,17 @@ class UserDefinedObjectVariable(Value):
         if is_module and (name in MODULE_METHODS or (tx.eager and name in EAGER_MODULE_METHODS)):
             return Value(V.LIB, ref=f"torch.nn.Module.{name}", bound_self=self)
         return Value(V.UNKNOWN, source=attr_source(self.source, name), confidence="low")
+
+
+def _iterates_by_index(project: Project, summary: ModuleSummary, cls: ClassSummary) -> bool:
+    """A class whose `__iter__`, if any, is `collections.abc.Sequence`'s: it iterates by index."""
+    defines: dict[str, str] = {}
+    for mod, klass in project.mro(summary, cls):
+        for name in ("__iter__", "__getitem__", "__len__"):
+            if name in klass.methods:
+                defines.setdefault(name, mod.module)
+    return "__getitem__" in defines and "__len__" in defines and defines.get("__iter__", "collections.abc") == \
+        "collections.abc" and defines["__getitem__"] != "collections.abc"
 
 
 def subclass_rewrap(tx: Walker, summary: ModuleSummary, cls: ClassSummary, name: str, method: Value) -> Value | None:
