@@ -3,6 +3,7 @@ known constants as Dynamo does, guarding what they read."""
 
 from __future__ import annotations
 
+import types
 from typing import TYPE_CHECKING, Any
 
 from vtlint.analyzer import breaks
@@ -93,7 +94,9 @@ class BuiltinVariable(Value):
 _BUILTIN_TYPES: dict[str, type] = {"dict": dict, "list": list, "tuple": tuple, "str": str, "int": int,
                                     "float": float, "bool": bool, "set": set}
 _PYTYPES: dict[str, type] = {name: kind for kind, name in V.SCALAR_TYPES.items()}
-_CONTAINER_TYPES: dict[str, type] = {V.LIST: list, V.TUPLE: tuple, V.DICT: dict}
+# a class object is a `type`, a function a function: never a dict, a tuple or a number
+_CONTAINER_TYPES: dict[str, type] = {V.LIST: list, V.TUPLE: tuple, V.DICT: dict, V.CLASS: type,
+                                     V.FUNC: types.FunctionType}
 
 
 def _type_of(tx: Walker, value: Value) -> Value:
