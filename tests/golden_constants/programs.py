@@ -2901,4 +2901,38 @@ PROGRAMS: dict[str, str] = {
         def run():
             f(torch.ones(2))
     """,
+    "enum_member_value_and_name": '''
+        import enum
+
+        import torch
+
+
+        class Animal(enum.Enum):
+            COW = "moo"
+            DOG = "woof"
+
+
+        @torch.compile
+        def f(x, a):
+            # `.value`/`.name` inline enum's property.__get__, which reads the member's `_value_`/`_name_`
+            if a.value == "moo":
+                x = x + 1
+            return x * len(a.name)
+
+
+        def run():
+            f(torch.ones(3), Animal.COW)
+    ''',
+    "len_of_string_argument": '''
+        import torch
+
+
+        @torch.compile
+        def f(x, tag):
+            return x * len(tag)  # constant-folded: EQUALS_MATCH on the string
+
+
+        def run():
+            f(torch.ones(3), "abc")
+    ''',
 }

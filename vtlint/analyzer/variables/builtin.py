@@ -164,6 +164,9 @@ def _named_attribute(tx: Walker, name: str, args: list[Value], act: Act, node: c
 
 
 def _len(tx: Walker, target: Value, act: Act, node: cst.CSTNode) -> Value:
+    if target.kind == V.CONST:
+        tx.use(target, act, node)  # `len(s)` of a string from outside is constant-folded: EQUALS_MATCH on s
+        return V.compute(len, target.value) if target.known else Value(V.CONST, pytype="int")
     if target.kind in (V.LIST, V.TUPLE):
         tx.length_check(target, act, node)
     if target.kind in (V.LIST, V.TUPLE, V.NN_MODULE) and target.items is not None:

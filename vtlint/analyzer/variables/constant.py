@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from vtlint.analyzer import values as V
+from vtlint.analyzer.sources import attr_source
 from vtlint.analyzer.values import Value
+from vtlint.trace import Action
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -39,4 +41,19 @@ class EnumVariable(Value):
         return True
 
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
-        return V.unknown("medium") if name in ("value", "name") else V.unknown()
+        """`Animal.COW.value`: enum's `property.__get__`, which Dynamo inlines, reads the member's
+        `_value_` (`_name_`), a constant guarded as `G['Animal'].COW._value_ == 'moo'`."""
+        if name not in ("value", "name"):
+            return V.unknown()
+        member = str(self.value).rpartition(".")[2]
+        found = tx.project.klass(self.ref or "")
+        literal = found[1].class_attrs.get(member) if found is not None else None
+        if act is not None and node is not None and not tx.eager:
+            tx.emit(Action.INLINE, act, node, callee="enum.property.__get__", variable_tracker=V.FUNC,
+                    detail={"qualname": "property.__get__"})
+        source = attr_source(self.source, f"_{name}_")
+        if name == "name":
+            return V.const(member, source=source)
+        if literal is not None and literal.kind == V.CONST and literal.known:
+            return literal.with_(source=source)
+        return V.unknown("medium")

@@ -129,7 +129,7 @@ class UserDefinedClassVariable(Value):
             text = cls.qualname if name == "__qualname__" else cls.qualname.rpartition(".")[2]
             return V.const(text).with_(source=attr_source(self.source, name))
         if any(b.startswith("enum.") or b in ("Enum", "IntEnum") for b in tx.project.external_bases(summary, cls)):
-            return Value(V.ENUM, value=f"{cls.qualname}.{name}")
+            return Value(V.ENUM, value=f"{cls.qualname}.{name}", ref=self.ref, source=attr_source(self.source, name))
         for mod, klass in tx.project.mro(summary, cls):
             if name in klass.methods:
                 method = Value(V.FUNC, ref=qualified(mod, f"{klass.qualname}.{name}"))
