@@ -204,8 +204,9 @@ def _config_key(config: Config) -> str:
 @functools.cache
 def _snapshot_key() -> str:
     torch_version = installed_torch_version() or "none"
-    # the analyzer's own code is part of the key, so an upgraded walk never reads stale results
-    code = [p.read_bytes() for p in sorted(Path(__file__).parent.glob("*.py"))]
+    # the analyzer's own code (its variables/ too) is part of the key, so an upgraded walk never
+    # reads stale results
+    code = [p.read_bytes() for p in sorted(Path(__file__).parent.rglob("*.py"))]
     return digest(torch_version, *code)
 
 
@@ -593,6 +594,8 @@ def _replay_cache(project: Project, settings: DynamoSettings, spec: EntrySpec, f
                    settings.recompile_limit)
     known = {e.key for e in events}
     for compiled in cache.entries[1:]:
+        if _compiles_nothing(compiled.events):
+            continue  # "no content in function call": Dynamo skips the frame, installing no guard
         events += [e for e in compiled.events if e.action is not Action.FRAME and e.key not in known]
         known |= {e.key for e in compiled.events}
     pairwise = {e.key for e in predict_recompiles(project, spec, settings, events, calls, facts, entry, pairwise=True)}
@@ -603,7 +606,8 @@ def _replay_cache(project: Project, settings: DynamoSettings, spec: EntrySpec, f
         if (reason.source or reason.guard_kind) not in seen:
             seen.add(reason.source or reason.guard_kind)
             recompiles.append(reason)
-    return min(len(cache.entries) + _compiles(standing, calls, settings) - 1, settings.recompile_limit)
+    traced = [c for c in cache.entries[1:] if not _compiles_nothing(c.events)]  # skipped ones make no graph
+    return min(len(traced) + _compiles(standing, calls, settings), settings.recompile_limit)
 
 
 def _scan_walked(project: Project, events: list[Event], facts: dict[str, ModuleFacts]) -> None:
