@@ -2935,4 +2935,180 @@ PROGRAMS: dict[str, str] = {
         def run():
             f(torch.ones(3), "abc")
     ''',
+    "graph_without_ops": '''
+        import torch
+
+
+        class ScalarOutput(torch.nn.Module):
+            def forward(self, x):
+                return x.shape[1] + x.size(0) + x.dim()  # static sizes: constants, no graph node
+
+
+        m = torch.compile(ScalarOutput())
+
+
+        def run():
+            m(torch.randn(3, 2))
+    ''',
+    "autograd_function_apply": '''
+        import torch
+
+
+        class Clone(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x.clone()  # inlined into one autograd_function_apply node
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad + 1
+
+
+        @torch.compile
+        def f(x):
+            return Clone.apply(x)
+
+
+        def run():
+            f(torch.randn(3, 2))
+    ''',
+    "assume_constant_result_slice": '''
+        import torch
+        import torch._dynamo as torchdynamo
+
+
+        class Head(torch.nn.Module):
+            @torchdynamo.assume_constant_result
+            def length(self, y):
+                return y.int().item()  # runs eagerly: its result is a constant of the graph
+
+            def forward(self, x, y):
+                return x[: self.length(y)]  # a getitem node
+
+
+        m = torch.compile(Head())
+
+
+        def run():
+            m(torch.randn(3, 2), torch.tensor(4))
+    ''',
+    "compiled_closure_over_main_locals": '''
+        import functools
+        import time
+        import torch
+
+
+        def timed(fn):
+            @functools.wraps(fn)
+            def wrapper(*args, **kwargs):
+                t0 = time.perf_counter()
+                out = fn(*args, **kwargs)
+                wrapper.last_seconds = time.perf_counter() - t0
+                return out
+            wrapper.last_seconds = 0.0
+            return wrapper
+
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = torch.nn.Linear(4, 4)
+                self.eps = 1e-5
+
+            def forward(self, x, task):
+                return self.lin(x) + self.eps
+
+
+        def main():
+            model = Net()
+
+            @timed
+            @torch.compile
+            def evaluate(x, task):
+                return model(x, task)
+
+            model.eval()
+            with torch.no_grad():
+                for task in ["a", "b"]:
+                    evaluate(torch.ones(2, 4), task)
+
+
+        def run():
+            main()
+    ''',
+    "dataclass_default_factory_and_empty_recompile": '''
+        from dataclasses import dataclass, field
+        from typing import Dict
+        import torch
+
+
+        @dataclass
+        class TaskSpec:
+            kind: str
+            weight: float = 1.0
+
+
+        def _default_tasks():
+            return {"churn": TaskSpec(kind="cls"), "spend": TaskSpec(kind="reg", weight=0.5)}
+
+
+        @dataclass
+        class Config:
+            scale: float = 2.0
+            tasks: Dict[str, TaskSpec] = field(default_factory=_default_tasks)
+
+            @classmethod
+            def small(cls):
+                return cls()
+
+            @property
+            def task_names(self):
+                return list(self.tasks.keys())
+
+
+        @torch.compile
+        def f(x, cfg, task):
+            if cfg.tasks[task].kind == "cls":
+                return x * cfg.scale
+            return x
+
+
+        def run():
+            cfg = getattr(Config, "small")()
+            names = cfg.task_names
+            for step in range(4):
+                f(torch.ones(2), cfg, names[step % len(names)])
+    ''',
+    "moduledict_setitem_and_contains": '''
+        import torch
+        from torch import nn
+
+
+        class Cfg:
+            n_importance = 4
+
+
+        class R(nn.Module):
+            def __init__(self, cfg, coarse, fine=None):
+                super().__init__()
+                self.cfg = cfg
+                self.nets = nn.ModuleDict({"coarse": coarse})
+                if fine is not None:
+                    self.nets["fine"] = fine
+
+            @property
+            def hierarchical(self):
+                return "fine" in self.nets and self.cfg.n_importance > 0
+
+            def forward(self, x):
+                x = self.nets["coarse"](x)
+                if self.hierarchical:
+                    x = self.nets["fine"](x)
+                return x
+
+
+        def run():
+            r = R(Cfg(), nn.Linear(2, 2), nn.LayerNorm(2))
+            torch.compile(r)(torch.ones(2, 2))
+    ''',
 }

@@ -58,7 +58,6 @@ def test_agreement_table(observed: dict[str, Observation], predicted: dict[str, 
 
 # Graph counts the walk cannot know: which recompile traces an empty graph.
 FRAME_DIVERGENCES = {
-    "bool_flips": "the recompile for training=False traces `return x` only: an empty graph Dynamo does not count",
     "resume_frame_recompiles_alone": "a float handed to an op (`alpha=-lr`) is specialized by the compiler, so "
                                      "under Inductor or aot_eager each new value recompiles the resume frame (the "
                                      "prediction: 1 + 4 graphs); the oracle's eager backend makes it a SymFloat "

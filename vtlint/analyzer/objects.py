@@ -182,8 +182,39 @@ class ObjectModel:
                 attrs[name].confidence = lit.confidence if lit.confidence != "high" else attrs[name].confidence
             if is_dataclass_like(self.project, mod, klass):
                 for name, lit in klass.class_attrs.items():
-                    attrs[name] = self.walker.materialize(lit, mod, None, None)
+                    attrs[name] = self._field_default(lit, mod)
         return attrs
+
+    def _field_default(self, lit: Value, summary: ModuleSummary) -> Value:
+        """A dataclass field's default; `field(default_factory=make_tasks)` calls the factory for
+        each instance (the summary holds it as a call with no arguments)."""
+        if lit.kind == V.CALL and lit.ref and lit.items == [] and not lit.attrs:
+            ref = self.project.qualify(summary, lit.ref)
+            found = self.project.function(ref)
+            if found is not None and found[1].returns is None:
+                return self.call_eagerly(ref)
+        return self.walker.materialize(lit, summary, None, None)
+
+    def call_eagerly(self, ref: str) -> Value:
+        """What a project function returns when Python calls it outside the traced frame (a
+        default factory): walked in construction mode, no event recorded."""
+        from vtlint.analyzer.walk import MODULE_FRAME, Act, WalkAborted  # the walk imports this module
+
+        found = self.project.function(ref)
+        parsed = self.project.parsed(found[0].display) if found is not None else None
+        node = parsed.functions.get(found[1].qualname) if parsed is not None and found is not None else None
+        if parsed is None or node is None:
+            return V.unknown()
+        walker = self.walker
+        walker.eager += 1
+        graph_ops = walker.frame.graph_ops
+        try:
+            return walker.call_user(Value(V.FUNC, ref=ref), [], {}, Act(parsed, MODULE_FRAME, {}), node)
+        except WalkAborted[:-1]:  # not TooComplex: the entry's own budget still applies
+            return V.unknown()
+        finally:
+            walker.eager -= 1
+            walker.frame.graph_ops = graph_ops
 
     def run_init(self, value: Value, summary: ModuleSummary, cls: ClassSummary, args: list[Value],
                  kwargs: dict[str, Value]) -> None:

@@ -125,6 +125,9 @@ def _closure_cells(walker: Walker, parsed: Parsed, spec: EntrySpec, env: dict[st
             cells[name] = walker.materialize(seen, parsed.summary, source, None)
         elif param.default is not None:
             cells[name] = walker.materialize(literal(param.default, parsed.summary.imports), parsed.summary, source, None)
+    for name, seen in held.items():  # the enclosing function's own locals (`model = Net()` in `main()`)
+        if name not in env and name not in cells and seen.kind != V.UNKNOWN:
+            cells[name] = walker.materialize(seen, parsed.summary, LocalSource(name), None)
     entry_name = spec.qualname.rpartition(".")[2]
     body = fn.body.body if isinstance(fn.body, cst.IndentedBlock) else ()
     for stmt in body:

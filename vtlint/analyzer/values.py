@@ -55,6 +55,7 @@ NAMESPACE = "NamespaceVariable"  # what its parse_args() returns
 DATASET = "TensorDatasetVariable"  # torch.utils.data.TensorDataset of the calling script
 LOADER = "DataLoaderVariable"  # a DataLoader over it
 RANGE = "RangeVariable"
+AUTOGRAD_APPLY = "AutogradFunctionVariable"  # `MyFn.apply` of a torch.autograd.Function subclass (ref: the class)
 CALL = "CallResult"  # summary-only: `ref(*items, **attrs)` written at module level (items None: a spread)
 NAME = "NameRef"  # summary-only: another global's name
 UNKNOWN = "Unknown"

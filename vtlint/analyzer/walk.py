@@ -814,13 +814,14 @@ class Walker:
         if not key.known or owner.items is None:
             return
         stored = value.with_(source=None)
-        if owner.kind == V.DICT and owner.keys is not None:
+        if owner.kind in (V.DICT, V.NN_MODULE) and owner.keys is not None:  # a dict, a ModuleDict
             if key.value in owner.keys:
                 owner.items[owner.keys.index(key.value)] = stored
             else:
                 owner.keys.append(key.value)
                 owner.items.append(stored)
-        elif owner.kind == V.LIST and isinstance(key.value, int) and -len(owner.items) <= key.value < len(owner.items):
+        elif owner.kind in (V.LIST, V.NN_MODULE) and isinstance(key.value, int) \
+                and -len(owner.items) <= key.value < len(owner.items):  # a list, a ModuleList
             owner.items[key.value] = stored
 
     def aug_assign(self, node: cst.AugAssign, act: Act) -> None:
@@ -930,9 +931,12 @@ class Walker:
                 return _module_slice(base, bounds)
             if base.kind in (V.LIST, V.TUPLE) and len(node.slice) == 1 and len(bounds) == 3:
                 return _sequence_slice(base, bounds)
-            if base.kind == V.TENSOR and self.eager and len(node.slice) == 1 and len(bounds) == 3:
+            if base.kind != V.TENSOR:
+                return V.unknown()
+            self.frame.graph_ops += 1  # `x[:, :n]`: a getitem node
+            if self.eager and len(node.slice) == 1 and len(bounds) == 3:
                 return sliced(base, bounds)
-            return Value(V.TENSOR) if base.kind == V.TENSOR else V.unknown()
+            return Value(V.TENSOR)
         index = self.expr(node.slice[0].slice.value, act)
         return self.getitem(base, index, act, node)
 
@@ -1871,8 +1875,8 @@ def _membership(key: Value, container: Value) -> bool | None:
     literal list or tuple of constants written in the code, or a string."""
     if key.kind != V.CONST or not key.known:
         return None
-    if container.kind == V.DICT and container.keys is not None:
-        return key.value in container.keys
+    if container.kind in (V.DICT, V.NN_MODULE) and container.keys is not None:
+        return key.value in container.keys  # a dict's keys, a ModuleDict's (the module tree is static)
     if container.kind in (V.LIST, V.TUPLE) and container.source is None and container.items is not None \
             and all(i.kind == V.CONST and i.known for i in container.items):
         return key.value in [i.value for i in container.items]

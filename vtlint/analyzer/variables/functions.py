@@ -22,3 +22,26 @@ class UserFunctionVariable(Value):
     def call_function(self, tx: Walker, args: list[Value], kwargs: dict[str, Value], act: Act,
                       node: cst.Call) -> Value:
         return tx.call_user(self, args, kwargs, act, node) if self.ref else V.unknown()
+
+
+# torch.autograd.Function as the project's classes name it
+AUTOGRAD_FUNCTION_BASES = frozenset({"torch.autograd.Function", "torch.autograd.function.Function", "Function"})
+
+
+class AutogradFunctionVariable(Value):
+    """`MyFn.apply(x)`: Dynamo traces `MyFn.forward(ctx, x)` into one autograd_function_apply node
+    (the forward is inlined, its reads guarded); eager code just runs it."""
+
+    tracks = (V.AUTOGRAD_APPLY,)
+
+    def truth(self, tx: Walker, act: Act, node: cst.CSTNode, construct: str) -> bool | None:
+        return True
+
+    def call_function(self, tx: Walker, args: list[Value], kwargs: dict[str, Value], act: Act,
+                      node: cst.Call) -> Value:
+        if tx.eager or not self.ref:
+            return Value(V.TENSOR)
+        ctx = V.unknown()  # the FunctionCtx: save_for_backward and the like
+        result = tx.call_user(Value(V.FUNC, ref=f"{self.ref}.forward"), [ctx, *args], kwargs, act, node)
+        tx.frame.graph_ops += 1
+        return result if result.kind in (V.TENSOR, V.TUPLE, V.LIST) else Value(V.TENSOR)

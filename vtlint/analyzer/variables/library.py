@@ -221,6 +221,8 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
                 known = value.attrs.get(V.PARTS)  # of a sequence whose length is not known
                 for element in value.unpack_var_sequence(tx, act, node) or (known.items if known else None) or []:
                     tx.use(element, act, node)  # an op's int-list argument is a constant: each item guarded
+    if in_graph and name.endswith(SIZE_READS):
+        return Value(V.CONST, pytype="int")  # static shapes: a constant of the TENSOR_MATCH, no graph node
     if in_graph:
         tx.frame.graph_ops += 1
         for value in [*args, *kwargs.values()]:
@@ -228,8 +230,6 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
                 # a float handed to an op as a Python scalar (`alpha=-lr`, F.dropout's `p`): the
                 # compiler specializes it, so each new value recompiles (measured under Inductor)
                 tx.frame.specialized.update(V.origins(value))
-        if name.endswith((".size", ".dim", ".numel", "Tensor.size", "Tensor.dim")):
-            return Value(V.CONST, pytype="int")
         result = created(name, args, kwargs, receiver)
         if tx.eager and result.kind == V.TENSOR and "requires_grad" not in result.attrs:
             flag = grad_of([receiver, *args, *kwargs.values()], tx.grad_enabled)
@@ -239,6 +239,10 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
     if decision.variable_tracker == "DataPtrVariable":
         return Value(V.UNKNOWN, ref=DATA_PTR, confidence="medium")
     return instance_of(name, receiver)
+
+
+# Tensor metadata read as Python ints (`x.size(1)`, `x.dim()`, `x.numel()`)
+SIZE_READS = (".size", ".dim", ".numel", ".ndimension", ".nelement")
 
 
 def _eager_size(sizes: list[Value], args: list[Value]) -> Value:

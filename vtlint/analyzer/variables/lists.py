@@ -39,6 +39,8 @@ class BaseListVariable(Value):
                 and -len(self.items) <= index.value < len(self.items):
             position = index.value % len(self.items)
             return self.element(position, self.items[position])
+        if index.kind == V.CONST and isinstance(index.value, int) and self.items is None and self.sample is not None:
+            return self.sample  # one element of a sequence of unknown length (a size of `x.shape`)
         if index.kind == V.CONST and isinstance(index.value, int) and self.source:
             return Value(V.UNKNOWN, source=item_source(self.source, index.value), confidence="low")
         return V.unknown()

@@ -36,6 +36,8 @@ class TensorVariable(Value):
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
         if name == "shape" and tx.eager and self.items is not None:
             return Value(V.TUPLE, items=list(self.items))  # eager code: the sizes themselves
+        if name == "shape":  # a SizeVariable: ints of the static shape, guarded by the TENSOR_MATCH only
+            return Value(V.TUPLE, sample=Value(V.CONST, pytype="int"))
         if name in _SCALAR_META:
             return Value(V.CONST, pytype=_SCALAR_META[name], confidence="medium")
         if name in _META:

@@ -12,6 +12,7 @@ from vtlint.analyzer.sources import AttrSource, ModuleChildSource, NNModuleSourc
 from vtlint.analyzer.summary import ClassSummary, ModuleSummary
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.dicts import dict_of
+from vtlint.analyzer.variables.functions import AUTOGRAD_FUNCTION_BASES
 from vtlint.trace import Action
 
 if TYPE_CHECKING:
@@ -128,7 +129,10 @@ class UserDefinedClassVariable(Value):
         if name in ("__name__", "__qualname__"):  # `f"{args[0].__class__.__name__}.{name}"`: a string Dynamo guards
             text = cls.qualname if name == "__qualname__" else cls.qualname.rpartition(".")[2]
             return V.const(text).with_(source=attr_source(self.source, name))
-        if any(b.startswith("enum.") or b in ("Enum", "IntEnum") for b in tx.project.external_bases(summary, cls)):
+        external = tx.project.external_bases(summary, cls)
+        if name == "apply" and AUTOGRAD_FUNCTION_BASES.intersection(external):
+            return Value(V.AUTOGRAD_APPLY, ref=self.ref)
+        if any(b.startswith("enum.") or b in ("Enum", "IntEnum") for b in external):
             return Value(V.ENUM, value=f"{cls.qualname}.{name}", ref=self.ref, source=attr_source(self.source, name))
         for mod, klass in tx.project.mro(summary, cls):
             if name in klass.methods:
