@@ -3111,4 +3111,142 @@ PROGRAMS: dict[str, str] = {
             r = R(Cfg(), nn.Linear(2, 2), nn.LayerNorm(2))
             torch.compile(r)(torch.ones(2, 2))
     ''',
+    "optimizer_param_groups_in_compiled_step": '''
+        import torch
+
+
+        def train_step(model, optimizer, x, lr):
+            for group in optimizer.param_groups:
+                group["lr"] = lr
+            loss = model(x).sum()
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            optimizer.step()
+            return loss
+
+
+        train_step = torch.compile(train_step)
+
+
+        def run():
+            model = torch.nn.Linear(3, 3)
+            decay = [model.weight]
+            no_decay = [model.bias]
+            opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.1}, {"params": no_decay, "weight_decay": 0.0}],
+                                    lr=1e-3, betas=(0.9, 0.95))
+            for step in range(3):
+                train_step(model, opt, torch.randn(2, 3), 1e-3 * (step + 1))
+    ''',
+    "sgd_param_groups_gain_capturable": '''
+        import torch
+
+
+        @torch.compile
+        def f(x, opt, lr):
+            for g in opt.param_groups:
+                g["lr"] = lr
+            return x * 2
+
+
+        def run():
+            m = torch.nn.Linear(2, 2)
+            opt = torch.optim.SGD(m.parameters(), lr=0.1)
+            for step in range(3):
+                f(torch.ones(2), opt, 1e-3 * (step + 1))
+    ''',
+    "dict_from_outside_changed_in_frame": '''
+        import torch
+
+
+        @torch.compile
+        def f(x, state, lr):
+            state["lr"] = lr
+            return x * 2
+
+
+        def run():
+            state = {"lr": 0.1, "betas": (0.9, 0.99), "eps": 1e-8, "flag": False, "params": [1, 2]}
+            f(torch.ones(2), state, 0.2)
+    ''',
+    "dict_in_list_changed_then_break": '''
+        import torch
+
+
+        @torch.compile
+        def f(x, groups, lr):
+            for g in groups:
+                g["lr"] = lr
+            y = x * 2
+            torch._dynamo.graph_break()
+            return y + 1
+
+
+        def run():
+            groups = [{"lr": 0.1, "eps": 1e-8}, {"lr": 0.1, "eps": 1e-6}]
+            for step in range(3):
+                f(torch.ones(2), groups, 1e-3 * (step + 1))
+    ''',
+    "autograd_function_backward_traced_with_grad": '''
+        import torch
+
+
+        class STE(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, z, zq):
+                return zq
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad, None
+
+
+        @torch.compile
+        def f(z, zq):
+            return STE.apply(z, zq) * 2
+
+
+        def run():
+            z = torch.randn(3, requires_grad=True)
+            f(z, torch.randn(3))
+    ''',
+    "autograd_function_forward_only_under_no_grad": '''
+        import torch
+
+
+        class STE(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, z, zq):
+                return zq
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad, None
+
+
+        @torch.compile
+        def f(z, zq):
+            return STE.apply(z, zq) * 2
+
+
+        def run():
+            z = torch.randn(3, requires_grad=True)
+            with torch.no_grad():
+                f(z, torch.randn(3))
+    ''',
+    "clip_grad_norm_max_norm_guarded": '''
+        import torch
+
+
+        @torch.compile
+        def step(model, x, clip):
+            loss = model(x).sum()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), clip)
+            return loss
+
+
+        def run():
+            m = torch.nn.Linear(3, 3)
+            step(m, torch.randn(2, 3), 1.0)
+    ''',
 }

@@ -248,8 +248,10 @@ _EXPLICIT = {
 _REPLAYED_RANDOM = frozenset({"random.randint", "random.randrange", "random.uniform"})
 _DISABLE_DECORATORS = frozenset({
     "torch.compiler.disable", "torch._dynamo.disable", "torch._dynamo.eval_frame.disable",
-    "torch._disable_dynamo",
 })
+# torch's own `torch._disable_dynamo` (on `Optimizer.zero_grad`, `add_param_group`, ...) wraps the
+# function in torch/_compile.py's `inner`, which trace_rules skips: a skipped call, not a disabled one
+_SKIPPING_DECORATORS = frozenset({"torch._disable_dynamo", "torch._compile._disable_dynamo"})
 _INLINE_VTS = frozenset({"UserFunctionVariable", "PolyfilledFunctionVariable", "NestedUserFunctionVariable",
                          "LocalGeneratorFunctionVariable"})
 
@@ -268,6 +270,28 @@ def decide_rnn_module(settings: DynamoSettings, *, in_root_frame: bool) -> Decis
         return None
     return _break(RNN_MODULE, "NNModuleVariable", "Dynamo does not trace RNN, GRU or LSTM modules "
                   "(torch._dynamo.config.allow_rnn=False): the call runs eagerly", skips_frame=in_root_frame)
+
+
+def is_skipping_decorator(qualname: str) -> bool:
+    """`@torch._disable_dynamo`: its wrapper lives in a file trace_rules skips."""
+    return qualname.split("(")[0] in _SKIPPING_DECORATORS
+
+
+def decide_skipped_wrapper(qualname: str, *, method: bool) -> Decision:
+    """A call of a `torch._disable_dynamo` function: GB0007 for a function, GB0008 for a method,
+    whose UserMethodVariable Dynamo tries to inline (measured)."""
+    why = f"`{qualname}` is wrapped by torch._disable_dynamo, whose wrapper (torch/_compile.py) trace_rules skips"
+    return _break(SKIPPED_INLINE, "UserMethodVariable", why) if method else _break(SKIPPED, "SkipFunctionVariable", why)
+
+
+def decide_library_inline(qualname: str, module: str, *, method: bool) -> Decision:
+    """A function of an installed package (torch's own Python included) that the walk would inline:
+    trace_rules' file rules decide. A skipped method is a UserMethodVariable Dynamo refuses to
+    inline (GB0008); a skipped function, GB0007 (measured: `sched.step()` of torch.optim.lr_scheduler)."""
+    decision = _from_file_rules(qualname, module)
+    if decision.breaks and method:
+        return _break(SKIPPED_INLINE, "UserMethodVariable", decision.reason, decision.confidence)
+    return decision
 
 
 def decide_disabled_call(qualname: str) -> Decision:

@@ -26,9 +26,12 @@ from vtlint.analyzer.summary import (
 # Packages whose functions trace_rules decides on (graph nodes, skips): never inlined from source.
 NOT_INLINED_ROOTS = ("torch", "builtins", "typing", "functools", "itertools", "collections", "abc", "enum", "dataclasses")
 # ... except torch.nn's built-in modules, whose `__init__` and `forward` Dynamo runs and inlines
-# (inline_inbuilt_nn_modules); torch.nn.Module itself stays an external base.
-TORCH_NN_MODULES = "torch.nn.modules"
-_TORCH_NN_BASE = "torch.nn.modules.module"
+# (inline_inbuilt_nn_modules), and torch.optim's optimizers, whose `__init__` the object model
+# walks; torch.nn.Module and torch.optim.Optimizer themselves stay external bases.
+READ_FROM_TORCH = ("torch.nn.modules", "torch.optim")
+_TORCH_BASES = frozenset({"torch.nn.modules.module"})
+# Classes of modules read from torch that stay external all the same (their helpers are read)
+EXTERNAL_CLASSES = frozenset({"torch.optim.optimizer.Optimizer"})
 # ... and the standard library's Python mixins that user classes extend: Dynamo inlines
 # `Mapping.get` and `Mapping.__contains__` of a `MutableMapping` subclass (measured). The
 # name users import -> the file that defines it.
@@ -180,8 +183,8 @@ class Project:
             stdlib = Path(sysconfig.get_paths()["stdlib"], f"{STDLIB_INLINED[name]}.py")
             self._library[name] = self._load_library(stdlib, name) if stdlib.is_file() else None
             return self._library[name]
-        torch_nn = (name == TORCH_NN_MODULES or name.startswith(TORCH_NN_MODULES + ".")) and name != _TORCH_NN_BASE
-        if not parts or (parts[0] in NOT_INLINED_ROOTS and not torch_nn) or parts[0] in sys.stdlib_module_names:
+        from_torch = any(name == p or name.startswith(p + ".") for p in READ_FROM_TORCH) and name not in _TORCH_BASES
+        if not parts or (parts[0] in NOT_INLINED_ROOTS and not from_torch) or parts[0] in sys.stdlib_module_names:
             return None
         found: ModuleSummary | None = None
         for root in self.library_roots:
@@ -217,7 +220,7 @@ class Project:
 
     def klass(self, dotted_name: str) -> tuple[ModuleSummary, ClassSummary] | None:
         found = self._defining(dotted_name)
-        if found and found[1] in found[0].classes:
+        if found and found[1] in found[0].classes and f"{found[0].module}.{found[1]}" not in EXTERNAL_CLASSES:
             return found[0], found[0].classes[found[1]]
         return None
 

@@ -86,6 +86,9 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
     if not pairwise:
         out += [_grown_in_frame(wrap, calls, settings, entry) for wrap in events if wrap.action is Action.WRAP
                 and wrap.guard_kind == "LENGTH_CHECK" and wrap.detail.get("mutated_in_frame") and _called_again(calls)]
+        out += _one_per_call([e for wrap in events if wrap.action is Action.WRAP and "set_in_frame" in wrap.detail
+                              and len(calls) > 1 and (e := _set_in_frame(wrap, calls, params, entry)) is not None],
+                             lambda e: (e.location, e.detail["call"]))
     frame = next((e for e in events if e.action is Action.FRAME), None)
     if calls and frame is not None:
         out += _one_per_call([e for i, name in enumerate(params)
@@ -511,6 +514,38 @@ def _grown_in_frame(wrap: Event, calls: list[Site], settings: DynamoSettings, en
     return _event(wrap, site, entry, f"calls it again: {why}",
                   "collect the values in a tensor (or return them) and extend the list outside the compiled "
                   "function", {"every_call": True, "once": False}, [])
+
+
+def _set_in_frame(wrap: Event, calls: list[Site], params: list[str], entry: str) -> Event | None:
+    """The compiled code stores into what its own guard reads (`capturable` set by the optimizer's
+    tracing, `group['lr'] = lr`): the call after the one that stored another value fails the guard.
+    A number recompiles once (automatic dynamic), a constant stored again stays; another key in a
+    dict fails its DICT_LENGTH once."""
+    written, origins = wrap.detail.get("set_in_frame"), wrap.detail.get("set_in_frame_from") or []
+    what = f"the compiled code sets {wrap.source}"
+    named = next((p for p in params if f"L['{p}']" in origins), None)  # to what a call passes
+    if wrap.guard_kind == "DICT_LENGTH" or (named is None and written is not None and written != wrap.value):
+        shown = f"added a key to {wrap.source}" if wrap.guard_kind == "DICT_LENGTH" else \
+            f"set {wrap.source} to {written}"
+        return _event(wrap, calls[1], entry,
+                      f"calls it again: the compiled code {shown}, so {wrap.guard or 'its guard'} fails once; the "
+                      "next compile sees the new value and keeps it",
+                      "nothing to change: one extra compile, after which the value stays", {"once": True, "call": 1},
+                      [])
+    if named is None:
+        return None
+    index = params.index(named)
+    stored = [_argument(site, index, named, None) for site in calls]
+    for number, value in enumerate(stored[:-1]):
+        if value is None or not value.known:
+            return None
+        if repr(value.value) != wrap.value:
+            return _event(wrap, calls[number + 1], entry,
+                          f"calls it again: {what} to `{named}` ({value.value!r}), so the next call fails "
+                          f"{wrap.guard or 'its guard'}; Dynamo recompiles once, then automatic dynamic keeps it "
+                          "a symbolic number", f"set `{wrap.source}` outside the compiled function",
+                          {"once": True, "call": number + 1}, [])
+    return None
 
 
 def _called_again(calls: list[Site]) -> bool:

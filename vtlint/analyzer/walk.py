@@ -49,7 +49,8 @@ from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.builtin import BUILTIN_NAMES
 from vtlint.analyzer.variables.config_text import PARSERS
 from vtlint.analyzer.variables.library import DATA_PTR, is_torch_nn_class
-from vtlint.analyzer.variables.lists import RangeVariable
+from vtlint.analyzer.variables.lists import NONEMPTY, RangeVariable
+from vtlint.analyzer.variables.optimizer import REALIZED, base_method
 from vtlint.analyzer.variables.nn_module import parameters_of
 from vtlint.analyzer.variables.tensor import DTYPE_NAMES, broadcast, grad_of, matmul, sliced
 from vtlint.analyzer.variables.user_defined import (
@@ -675,7 +676,8 @@ class Walker:
                 name = stmt.target.value if isinstance(stmt.target, cst.Name) else "item"
                 self.assign(stmt.target, element.with_(ref=f"loop:{name}") if element is not None else V.unknown(),
                             act)
-                self.uncertain += 1
+                runs = iterable.kind == V.RANGE and NONEMPTY in iterable.attrs  # the first iteration is certain
+                self.uncertain += 0 if runs else 1
                 callee_frames = len(self.callee_frames)
                 before, lengths = dict(act.env), _list_lengths(act.env)
                 try:
@@ -683,7 +685,7 @@ class Walker:
                 except _GuessedBreak:
                     del self.callee_frames[callee_frames:]
                 finally:
-                    self.uncertain -= 1
+                    self.uncertain -= 0 if runs else 1
                 # run once here, zero or many times in the program: what the body assigns is not known
                 _forget_branch_constants(act.env, before)
                 _forget_branch_appends(act.env, lengths)
@@ -813,6 +815,12 @@ class Walker:
         key = self.expr(target.slice[0].slice.value, act)
         if not key.known or owner.items is None:
             return
+        if owner.kind == V.DICT and owner.source is not None and owner.keys is not None and not self.eager:
+            if REALIZED in owner.attrs:  # an optimizer's param group: realized whole when read
+                self.set_in_frame(item_source(owner.source, key.value), value, act, target)
+            else:
+                self.realize_items(owner, act, target, but=key.value)
+                self.use(value, act, target)  # stored in an object from outside: reconstructed after the graph
         stored = value.with_(source=None)
         if owner.kind in (V.DICT, V.NN_MODULE) and owner.keys is not None:  # a dict, a ModuleDict
             if key.value in owner.keys:
@@ -823,6 +831,42 @@ class Walker:
         elif owner.kind in (V.LIST, V.NN_MODULE) and isinstance(key.value, int) \
                 and -len(owner.items) <= key.value < len(owner.items):  # a list, a ModuleList
             owner.items[key.value] = stored
+
+    def realize_items(self, owner: Value, act: Act, node: cst.CSTNode, but: Any = None) -> None:
+        """A dict from outside changed in the frame (`group['lr'] = lr`): Dynamo realizes every other
+        value it holds, each guarded (a list's length and its items too), and its length (measured)."""
+        assert owner.keys is not None and owner.items is not None
+        for key, item in zip(owner.keys, owner.items):
+            if key != but:
+                self._realize(item if item.source is not None else item.with_(source=item_source(owner.source, key)),
+                              act, node)
+
+    def set_in_frame(self, source: Source | None, value: Value, act: Act, node: cst.CSTNode,
+                     dict_length: int | None = None) -> None:
+        """The frame stores `value` where a guard of its own reads (`capturable` of a param group, the
+        `lr` of a schedule set inside the step): the next call sees the new value. Noted on that guard's
+        WRAP event (a DICT_LENGTH event for a key the dict did not have) for the recompile pass."""
+        if self.eager or source is None:
+            return
+        name = source.name()
+        written = repr(value.value) if value.known else None
+        origins = [o.name() for o in ([value.source] if value.source is not None else value.origins)]
+        if dict_length is not None:
+            self.emit(Action.WRAP, act, node, source=name, variable_tracker=V.DICT, guard_kind="DICT_LENGTH",
+                      guard=f"DICT_LENGTH: len({name}) == {dict_length}", value=str(dict_length),
+                      detail={"set_in_frame": "another key"})
+            return
+        for event in self.events:
+            if event.action is Action.WRAP and event.source == name and event.frame == self.frame.name:
+                event.detail["set_in_frame"] = written
+                event.detail["set_in_frame_from"] = origins
+
+    def _realize(self, value: Value, act: Act, node: cst.CSTNode, depth: int = 0) -> None:
+        self.use(value, act, node)
+        if value.kind in (V.LIST, V.TUPLE) and depth < 4:
+            self.length_check(value, act, node)
+            for element in value.unpack_var_sequence(self, act, node) or []:
+                self._realize(element, act, node, depth + 1)
 
     def aug_assign(self, node: cst.AugAssign, act: Act) -> None:
         current = self.expr(node.target, act)
@@ -913,7 +957,7 @@ class Walker:
         if receiver.kind == V.NN_MODULE and name in MODULE_METHODS:
             # `out = super().train(mode)` in an override: nn.Module's own, modelled natively (returns the module)
             return Value(V.LIB, ref=f"torch.nn.Module.{name}", bound_self=receiver)
-        return None
+        return base_method(self.project, receiver, name)  # `super().__init__(params, defaults)` of an optimizer
 
     def e_Subscript(self, node: cst.Subscript, act: Act) -> Value:
         base = self.expr(node.value, act)
@@ -1451,9 +1495,22 @@ class Walker:
                 qualname.rpartition(".")[2] in ("reset_parameters", "_reset_parameters"):
             return V.const(None)  # weight initialization: tensors only, nothing Dynamo guards
         decorators = parsed.summary.functions.get(qualname)
-        if decorators and any(breaks.is_disabled_decorator(d) for d in decorators.decorators):
+        if not self.eager and decorators and any(breaks.is_disabled_decorator(d) for d in decorators.decorators):
             self.graph_break(act, node, breaks.decide_disabled_call(qualname), qualname)
             return V.unknown()
+        if not self.eager and decorators and any(breaks.is_skipping_decorator(d) for d in decorators.decorators):
+            self.graph_break(act, node, breaks.decide_skipped_wrapper(qualname, method=func.bound_self is not None),
+                             qualname)
+            return V.unknown()
+        if not self.eager and self.project.is_library(parsed.summary.display):
+            # the one gate: trace_rules decides for a package's code as for any callee
+            # (a class called: its `__init__` is a call of the class, not a method Dynamo inlines)
+            method = func.bound_self is not None and not qualname.endswith(".__init__")
+            gate = breaks.decide_library_inline(f"{parsed.summary.module}.{qualname}", parsed.summary.module,
+                                                method=method)
+            if gate.action == "graph-break":
+                self.graph_break(act, node, gate, qualname)
+                return V.unknown()
         if not self.eager and decorators and any(self._marks_constant(parsed, d) for d in decorators.decorators):
             # `assume_constant_result` (`_dynamo_marked_constant`): Dynamo calls it eagerly while tracing
             # and bakes its result; nothing inside is traced, so nothing there breaks the graph

@@ -11,7 +11,9 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.data import DataLoaderVariable, TensorDatasetVariable
 from vtlint.analyzer.variables.dicts import dict_of
+from vtlint.analyzer.variables.lists import NONEMPTY
 from vtlint.analyzer.variables.nn_module import set_child
+from vtlint.analyzer.variables.tensor import SIZE
 from vtlint.analyzer.variables.user_defined import UserDefinedObjectVariable
 
 if TYPE_CHECKING:
@@ -56,6 +58,8 @@ class BuiltinVariable(Value):
             return _range(tx, args, act, node)
         if name in _SEQUENCES:
             return _sequence(tx, name, args, act, node)
+        if name in ("map", "filter") and len(args) >= 2:
+            return _map(tx, name, args, act, node)
         if name == "isinstance":
             return _isinstance(tx, args)
         if name == "setattr" and tx.eager and len(args) == 3 and args[1].known and isinstance(args[1].value, str) \
@@ -122,12 +126,29 @@ def _builtin_isinstance(value: Value, wanted: list[Value]) -> bool | None:
     return issubclass(known, types) if known is not None else None
 
 
+# torch.Tensor as code names it in `isinstance(x, torch.Tensor)`
+TENSOR_TYPES = frozenset({"torch.Tensor", "torch._tensor.Tensor"})
+# values whose Python type is never a tensor
+_NOT_TENSORS = frozenset({V.CONST, V.LIST, V.TUPLE, V.DICT, V.CLASS, V.FUNC, V.NN_MODULE, V.ENUM, V.RANGE})
+
+
+def _tensor_isinstance(value: Value, wanted: list[Value]) -> bool | None:
+    """`isinstance(x, torch.Tensor)`: True for a tensor, False for a value of another known type."""
+    if not wanted or any(w.kind != V.LIB or w.ref not in TENSOR_TYPES for w in wanted):
+        return None
+    if value.kind == V.TENSOR:
+        return True
+    return False if value.kind in _NOT_TENSORS and (value.kind != V.CONST or value.pytype) else None
+
+
 def _isinstance(tx: Walker, args: list[Value]) -> Value:
     """`isinstance(m, nn.Linear)` on an object whose class the walk knows: its MRO decides (a constant,
     as Dynamo folds it); so do builtin types of a value whose type is known (`isinstance(value, dict)`);
     otherwise a bool of unknown value."""
     wanted = args[1].items if len(args) == 2 and args[1].kind == V.TUPLE and args[1].items is not None else args[1:]
     if len(args) == 2 and (answer := _builtin_isinstance(args[0], wanted)) is not None:
+        return V.const(answer)
+    if len(args) == 2 and (answer := _tensor_isinstance(args[0], wanted)) is not None:
         return V.const(answer)
     if len(args) != 2 or args[0].kind not in (V.NN_MODULE, V.OBJECT) or not args[0].ref:
         return Value(V.CONST, pytype="bool")
@@ -182,6 +203,27 @@ def _len(tx: Walker, target: Value, act: Act, node: cst.CSTNode) -> Value:
     return Value(V.CONST, pytype="int")
 
 
+def _map(tx: Walker, name: str, args: list[Value], act: Act, node: cst.Call) -> Value:
+    """`map(f, xs)` / `filter(f, xs)` over sequences the walk can unroll: `f` called on each element,
+    as Dynamo's MapVariable / FilterVariable do; an iterator consumed by `tuple(...)`, `list(...)`, `for`."""
+    seqs = [tx.iterate(a, act, node) for a in args[1:]]
+    if any(s is None for s in seqs) or (name == "filter" and len(seqs) != 1):
+        return Value(V.LIST)
+    out: list[Value] = []
+    for group in zip(*seqs):  # type: ignore[call-overload]
+        result = tx.call(args[0], list(group), {}, act, node)
+        if name == "map":
+            out.append(result)
+            continue
+        keep = result.truth(tx, act, node, "filter") if args[0].kind != V.CONST else group[0].truth(
+            tx, act, node, "filter")
+        if keep is None:
+            return Value(V.LIST)  # which elements pass is not known
+        if keep:
+            out.append(group[0])
+    return Value(V.LIST, items=out)
+
+
 def _range(tx: Walker, args: list[Value], act: Act, node: cst.CSTNode) -> Value:
     for value in args:
         tx.use(value, act, node)
@@ -192,7 +234,11 @@ def _range(tx: Walker, args: list[Value], act: Act, node: cst.CSTNode) -> Value:
     if args and all(a.kind == V.CONST and a.known and isinstance(a.value, int) for a in args):
         return Value(V.RANGE, value=range(*[a.value for a in args]))
     start = args[0] if len(args) > 1 else V.const(0)  # range(n): from 0
-    return Value(V.RANGE, attrs={"start": start} if args else {})
+    attrs = {"start": start} if args else {}
+    stop = args[1] if len(args) > 1 else args[0] if args else None
+    if stop is not None and SIZE in stop.attrs and len(args) <= 2 and start.known and start.value == 0:
+        attrs[NONEMPTY] = V.const(True)  # `range(x.shape[0])`: a tensor's size, so the loop runs
+    return Value(V.RANGE, attrs=attrs)
 
 
 def _sequence(tx: Walker, name: str, args: list[Value], act: Act, node: cst.CSTNode) -> Value:

@@ -43,5 +43,16 @@ class AutogradFunctionVariable(Value):
             return Value(V.TENSOR)
         ctx = V.unknown()  # the FunctionCtx: save_for_backward and the like
         result = tx.call_user(Value(V.FUNC, ref=f"{self.ref}.forward"), [ctx, *args], kwargs, act, node)
+        if tx.grad_enabled is not False and any(_may_require_grad(a) for a in args):
+            # an input that needs grad: Dynamo traces `backward` too, with one grad per output
+            outputs = len(result.items) if result.kind == V.TUPLE and result.items is not None else 1
+            tx.call_user(Value(V.FUNC, ref=f"{self.ref}.backward"), [ctx, *[Value(V.TENSOR)] * outputs], {},
+                         act, node)
         tx.frame.graph_ops += 1
         return result if result.kind in (V.TENSOR, V.TUPLE, V.LIST) else Value(V.TENSOR)
+
+
+def _may_require_grad(value: Value) -> bool:
+    """A tensor not known to be one that needs no grad (a parameter's product, an input marked so)."""
+    flag = value.attrs.get("requires_grad")
+    return value.kind == V.TENSOR and not (flag is not None and flag.known and flag.value is False)

@@ -15,7 +15,18 @@ from vtlint.analyzer.variables.command_line import PARSER_CLASSES, new_parser
 from vtlint.analyzer.variables.config_text import PARSERS, parse_config_text
 from vtlint.analyzer.variables.data import DATASETS, LOADERS, dataset, loader
 from vtlint.analyzer.variables.dicts import dict_of
-from vtlint.analyzer.variables.tensor import DTYPE_NAMES, MARKS, created, grad_of, is_floating, mark, tensor
+from vtlint.analyzer.variables.optimizer import BASE as OPTIMIZER_BASE
+from vtlint.analyzer.variables.optimizer import call_base
+from vtlint.analyzer.variables.tensor import (
+    DTYPE_NAMES,
+    MARKS,
+    created,
+    grad_of,
+    is_floating,
+    mark,
+    size_of_tensor,
+    tensor,
+)
 from vtlint.analyzer.variables.user_defined import field_names
 
 if TYPE_CHECKING:
@@ -128,6 +139,8 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
     receiver = func.bound_self
     if name in COMPILING_CHECKS:
         return V.const(not tx.eager)  # Dynamo answers True while it traces (a constant, no guard)
+    if name.startswith(f"{OPTIMIZER_BASE}.") and receiver is not None:
+        return call_base(tx, name, receiver, args, kwargs, act, node)
     if name in TRACING_STATE:
         return V.const(TRACING_STATE[name])
     if name in ("torch.is_tensor", "torch.is_floating_point") and args and args[0].kind == V.TENSOR \
@@ -169,7 +182,7 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
             return V.compute(MATH_FUNCTIONS[name], *[a.value for a in args])  # Dynamo folds it to a constant
         # a Python number of a value the walk does not know: still folded, no graph op
         return Value(V.CONST, pytype="int" if name in _INT_MATH else "float", origins=V.origins(*args))
-    if name in PARAMETERS:  # nn.Parameter(data, requires_grad=True): a leaf tensor that needs grad
+    if name in PARAMETERS and tx.eager:  # nn.Parameter(data, requires_grad=True): a leaf tensor that needs grad
         wanted = kwargs.get("requires_grad") or (args[1] if len(args) > 1 else V.const(True))
         made = tensor(args[0].items if args else None, args[0].pytype if args else None, wanted)
         made.attrs["parameter"] = V.const(True)
@@ -208,10 +221,10 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
     if decision.action == "inline":
         if tx.project.function(name) is not None:
             return tx.call_user(Value(V.FUNC, ref=name), args, kwargs, act, node)
-        if not name.startswith("torch.nn.functional."):
+        if tx.eager or not _torch_function(name):
             return instance_of(name, receiver)
-        # torch.nn.functional (F.silu, F.avg_pool2d bound to a C function), whose source the walk does
-        # not read: it ends in graph ops on these arguments
+        # a function of torch's own Python (F.silu, clip_grad_norm_), whose source the walk does not
+        # read: Dynamo inlines it, and it ends in graph ops on these arguments
     in_graph = decision.action in ("graph-node", "inline")
     for value in args + list(kwargs.values()):
         tx.use(value, act, node)
@@ -222,7 +235,7 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
                 for element in value.unpack_var_sequence(tx, act, node) or (known.items if known else None) or []:
                     tx.use(element, act, node)  # an op's int-list argument is a constant: each item guarded
     if in_graph and name.endswith(SIZE_READS):
-        return Value(V.CONST, pytype="int")  # static shapes: a constant of the TENSOR_MATCH, no graph node
+        return size_of_tensor()  # static shapes: a constant of the TENSOR_MATCH, no graph node
     if in_graph:
         tx.frame.graph_ops += 1
         for value in [*args, *kwargs.values()]:
@@ -239,6 +252,12 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
     if decision.variable_tracker == "DataPtrVariable":
         return Value(V.UNKNOWN, ref=DATA_PTR, confidence="medium")
     return instance_of(name, receiver)
+
+
+def _torch_function(name: str) -> bool:
+    """`torch.nn.functional.silu`, `torch.nn.utils.clip_grad_norm_`: a function (not a class) of torch."""
+    last = name.rpartition(".")[2]
+    return name.startswith("torch.") and not last[:1].isupper()
 
 
 # Tensor metadata read as Python ints (`x.size(1)`, `x.dim()`, `x.numel()`)

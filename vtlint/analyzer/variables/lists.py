@@ -78,6 +78,8 @@ class BaseListVariable(Value):
         return V.const(None) if method != "pop" else V.unknown()
 
 
+NONEMPTY = "nonempty"  # attrs flag of a range of unknown length known to run at least once
+
 # List methods that change the list in place.
 MUTATORS = frozenset({"append", "extend", "insert", "pop", "clear", "remove"})
 

@@ -37,7 +37,7 @@ class TensorVariable(Value):
         if name == "shape" and tx.eager and self.items is not None:
             return Value(V.TUPLE, items=list(self.items))  # eager code: the sizes themselves
         if name == "shape":  # a SizeVariable: ints of the static shape, guarded by the TENSOR_MATCH only
-            return Value(V.TUPLE, sample=Value(V.CONST, pytype="int"))
+            return Value(V.TUPLE, sample=size_of_tensor())
         if name in _SCALAR_META:
             return Value(V.CONST, pytype=_SCALAR_META[name], confidence="medium")
         if name in _META:
@@ -86,6 +86,15 @@ _ELEMENTWISE_METHODS = _ELEMENTWISE | {"clamp_min", "clamp_max", "flip", "sin", 
 _REDUCTIONS = frozenset({"mean", "sum", "std", "var", "amax", "amin", "prod", "logsumexp"})
 # Tensor methods that convert to a dtype (`x.half()`), named as the dtype's alias is.
 _CONVERSIONS = {method: DTYPE_NAMES[method] for method in ("float", "double", "half", "bfloat16", "long", "int", "bool")}
+
+
+SIZE = "tensor_size"  # attrs flag of an int read from a tensor's shape
+
+
+def size_of_tensor() -> Value:
+    """One size of a tensor in traced code: an int of the static shape (Dynamo specializes sizes 0 and
+    1, so a size used as a loop bound makes the loop run)."""
+    return Value(V.CONST, pytype="int", attrs={SIZE: V.const(True)})
 
 
 def dtype_of(value: Value | None) -> str | None:

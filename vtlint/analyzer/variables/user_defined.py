@@ -13,6 +13,7 @@ from vtlint.analyzer.summary import ClassSummary, ModuleSummary
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.dicts import dict_of
 from vtlint.analyzer.variables.functions import AUTOGRAD_FUNCTION_BASES
+from vtlint.analyzer.variables.optimizer import base_method, is_optimizer, read_param_groups
 from vtlint.trace import Action
 
 if TYPE_CHECKING:
@@ -190,7 +191,11 @@ class UserDefinedObjectVariable(Value):
                 # read through the class's `__getattribute__`: the getter runs inside it, not at this line
                 del tx.events[mark]
             return result
-        return self.instance_attr(tx, name)
+        found = self.instance_attr(tx, name)
+        if name == "param_groups" and not tx.eager and act is not None and node is not None \
+                and is_optimizer(tx.project, self):
+            read_param_groups(tx, found, act, node)
+        return found
 
     def call_function(self, tx: Walker, args: list[Value], kwargs: dict[str, Value], act: Act,
                       node: cst.Call) -> Value:
@@ -319,7 +324,8 @@ class UserDefinedObjectVariable(Value):
                 return value
         if is_module and (name in MODULE_METHODS or (tx.eager and name in EAGER_MODULE_METHODS)):
             return Value(V.LIB, ref=f"torch.nn.Module.{name}", bound_self=self)
-        return Value(V.UNKNOWN, source=attr_source(self.source, name), confidence="low")
+        return base_method(tx.project, self, name) or Value(V.UNKNOWN, source=attr_source(self.source, name),
+                                                              confidence="low")
 
 
 def _iterates_by_index(project: Project, summary: ModuleSummary, cls: ClassSummary) -> bool:
