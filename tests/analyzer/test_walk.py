@@ -652,3 +652,48 @@ def test_a_loop_over_tolist_passes_a_new_number_each_time(predict: Predict) -> N
     prediction = predict({"m.py": source})
     [change] = [e for e in of(prediction, Action.RECOMPILE) if e.source == "L['t']"]
     assert "every distinct value" in change.detail["reason"]
+
+
+def test_importing_a_module_runs_its_registering_decorators(predict: Predict) -> None:
+    """`@register_activation("silu")` fills the registry when model.py is imported: the block the
+    script builds in another module reads it, and its compiled forward inlines the registered function."""
+    prediction = predict({
+        "model.py": """
+            import torch
+            import torch.nn.functional as F
+
+            ACTIVATIONS = {}
+
+            def register_activation(name):
+                def deco(fn):
+                    ACTIVATIONS[name] = fn
+                    return fn
+                return deco
+
+            @register_activation("silu")
+            def _silu(x):
+                return F.silu(x)
+
+            class Mixer(torch.nn.Module):
+                def __init__(self, act):
+                    super().__init__()
+                    self.act = ACTIVATIONS[act]
+                    self.proj = torch.nn.Linear(4, 4)
+
+                def forward(self, x):
+                    return self.act(self.proj(x))
+        """,
+        "train.py": """
+            import torch
+            from model import Mixer
+
+            def main():
+                model = torch.compile(Mixer("silu"))
+                model(torch.ones(2, 4))
+
+            if __name__ == "__main__":
+                main()
+        """,
+    })
+    inlined = {(e.location.path, e.location.line, e.callee) for e in of(prediction, Action.INLINE)}
+    assert ("model.py", 23, "model.py:_silu") in inlined

@@ -3249,4 +3249,42 @@ PROGRAMS: dict[str, str] = {
             m = torch.nn.Linear(3, 3)
             step(m, torch.randn(2, 3), 1.0)
     ''',
+    "decorator_registry_filled_at_import": '''
+        import torch
+        import torch.nn.functional as F
+
+        ACTIVATIONS = {}
+
+
+        def register_activation(name):
+            def deco(fn):
+                ACTIVATIONS[name] = fn
+                return fn
+            return deco
+
+
+        @register_activation("silu")
+        def _silu(x):
+            return F.silu(x)
+
+
+        @register_activation("gelu")
+        def _gelu(x):
+            return F.gelu(x, approximate="tanh")
+
+
+        class Mixer(torch.nn.Module):
+            def __init__(self, act):
+                super().__init__()
+                self.act = ACTIVATIONS[act]
+                self.proj = torch.nn.Linear(4, 4)
+
+            def forward(self, x):
+                return self.act(self.proj(x))
+
+
+        def run():
+            m = torch.compile(Mixer("gelu"))
+            m(torch.ones(2, 4))
+    ''',
 }

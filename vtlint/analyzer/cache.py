@@ -25,7 +25,7 @@ import platformdirs
 from vtlint import __version__
 from vtlint.bounded import MiB, read_bytes
 
-_MAGIC = b"VTLC7"  # 7: a property's setter summarized apart from its getter
+_MAGIC = b"VTLC8"  # 8: a module summary says whether importing it has effects
 _MAC_SIZE = 32
 KEY_SIZE = 32
 MAX_ENTRY_BYTES = 512 * MiB  # a walk of a very large project is tens of MB

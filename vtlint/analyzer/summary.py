@@ -63,6 +63,9 @@ class ModuleSummary:
     star_imports: list[str] = field(default_factory=list)
     dynamic_features: list[str] = field(default_factory=list)  # exec, eval, setattr, globals()
     has_hints: bool = False
+    # its top level does more than bind names: decorators called with arguments (`@register("silu")`),
+    # calls and stores into its objects (`REGISTRY.update(...)`, `ACT["gelu"] = gelu`); importing it runs them
+    import_effects: bool = False
 
 
 def dotted(node: cst.BaseExpression) -> str | None:
@@ -418,4 +421,27 @@ def summarize(module: cst.Module, display: str, text: str) -> ModuleSummary:
     summary.has_hints = ENTRY_HINTS.search(text) is not None
     summary.dynamic_features = sorted(set(_DYNAMIC.findall(text)))
     walk_statements(module.body, _Summarizer(summary))
+    summary.import_effects = any(has_effects(stmt, summary.imports) for stmt in module.body)
     return summary
+
+
+# Decorator factories of these packages bind names only (`@dataclass(frozen=True)`, `@torch.no_grad()`).
+_PURE_DECORATOR_ROOTS = frozenset({"torch", "functools", "dataclasses", "typing", "abc", "contextlib", "enum",
+                                   "typing_extensions", "numpy", "jax"})
+
+
+def has_effects(stmt: cst.BaseStatement, imports: dict[str, str]) -> bool:
+    """A top-level statement whose running at import changes an object (a registry filled)."""
+    if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+        return any(isinstance(d.decorator, cst.Call)
+                   and resolve(dotted(d.decorator.func) or "", imports).split(".")[0] not in _PURE_DECORATOR_ROOTS
+                   for d in stmt.decorators)
+    if not isinstance(stmt, cst.SimpleStatementLine):
+        return False
+    for small in stmt.body:
+        if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) \
+                and isinstance(small.value.func, cst.Attribute):  # `REGISTRY.update(...)`, `ACT.register(...)`
+            return True
+        if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Subscript) for t in small.targets):
+            return True
+    return False

@@ -24,6 +24,7 @@ from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
 from vtlint.analyzer.builder import Guard, VariableBuilder
 from vtlint.analyzer.entries import Site
+from vtlint.analyzer.effects import registers
 from vtlint.analyzer.index import Parsed, Project
 from vtlint.analyzer.objects import ObjectModel, children, container_kind, container_of
 from vtlint.analyzer.sources import (
@@ -40,6 +41,7 @@ from vtlint.analyzer.summary import (
     FunctionSummary,
     ModuleSummary,
     dotted,
+    has_effects,
     positional_params,
     resolve,
     scalar_annotation,
@@ -512,6 +514,7 @@ class Walker:
             self.match_stmt(stmt, act)
         elif isinstance(stmt, cst.FunctionDef) and act.qualname == MODULE_FRAME:
             act.env[stmt.name.value] = self.global_value(act.parsed.summary, stmt.name.value)
+            self._decorate(stmt, act)
         elif isinstance(stmt, cst.FunctionDef):
             key = f"local:{id(stmt)}"
             self.local_funcs[key] = (act.parsed, stmt, act.env, act.cls)
@@ -521,6 +524,48 @@ class Walker:
             # a script's own classes (walked at module level by the driver) are its globals
             act.env[stmt.name.value] = (self.global_value(act.parsed.summary, stmt.name.value)
                                         if act.qualname == MODULE_FRAME else V.unknown())
+            if act.qualname == MODULE_FRAME:
+                self._decorate(stmt, act)
+
+    def _decorate(self, stmt: cst.FunctionDef | cst.ClassDef, act: Act) -> None:
+        """A module-level definition's decorators of the project, applied as Python applies them at
+        import, for what they do (`@register("silu")` fills a registry). The name keeps its own
+        value: the walk applies a wrapper where the function is called."""
+        if not self.eager:
+            return
+        value = act.env[stmt.name.value]
+        for decorator in reversed(stmt.decorators):
+            if not isinstance(decorator.decorator, cst.Call):
+                continue
+            factory = self.expr(decorator.decorator.func, act)
+            found = self._function_node(factory) if factory.kind == V.FUNC else None
+            if found is None or not isinstance(found[1], cst.FunctionDef) \
+                    or not registers(found[1], method=factory.bound_self is not None):
+                continue  # a decorator that wraps or documents: nothing the traced code reads changes
+            made = self.expr(decorator.decorator, act)
+            if made.kind == V.FUNC:
+                self.call(made, [value], {}, act, decorator.decorator)
+
+    def import_module(self, summary: ModuleSummary) -> dict[str, Value] | None:
+        """Importing a project module runs its top level once (what its decorators and calls do to its
+        objects: a registry filled); its namespace is then what global reads see."""
+        parsed = self.project.parsed(summary.display)
+        if parsed is None:
+            return None
+        act = Act(parsed, MODULE_FRAME, {"__name__": V.const(summary.module)})
+        self.module_envs[summary.display] = act.env
+        self.eager += 1
+        graph_ops, uncertain = self.frame.graph_ops, self.uncertain
+        self.uncertain = 0
+        try:
+            # the statements that change objects; the others only bind names the summary knows
+            self.block([s for s in parsed.module.body if has_effects(s, summary.imports)], act)
+        except WalkAborted[:-1]:  # what ran before the walk stopped is the module as far as it got
+            pass
+        finally:
+            self.eager -= 1
+            self.frame.graph_ops, self.uncertain = graph_ops, uncertain
+        return act.env
 
     def if_stmt(self, stmt: cst.If, act: Act) -> None:
         test = self.expr(stmt.test, act)
@@ -1325,6 +1370,8 @@ class Walker:
         if name in summary.classes:
             return Value(V.CLASS, ref=f"{summary.module}.{name}" if summary.module else name, source=source)
         executed = self.module_envs.get(summary.display)
+        if executed is None and summary.import_effects and not self.project.is_library(summary.display):
+            executed = self.import_module(summary)
         if executed is not None and name in executed:
             return executed[name]  # the module's namespace as its top level (walked eagerly) left it
         if name in summary.globals:
@@ -1569,7 +1616,8 @@ class Walker:
             return _declared(self._result(inner, ret.value), decorators)
         except _InlinedBreak:
             # the caller breaks at this call; the callee, called eagerly, is compiled as its own frame
-            if isinstance(fn, cst.FunctionDef):
+            # (a package's own: not the user's news, and not reported by the runtime)
+            if isinstance(fn, cst.FunctionDef) and not self.project.is_library(parsed.summary.display):
                 self.callee_frames.append(CalleeFrame(parsed, qualname, fn, bound, cls))
             if act.depth > 0:
                 raise

@@ -53,6 +53,11 @@ class AutogradFunctionVariable(Value):
 
 
 def _may_require_grad(value: Value) -> bool:
-    """A tensor not known to be one that needs no grad (a parameter's product, an input marked so)."""
+    """A tensor that needs grad, or may: one computed in the frame (from parameters, most likely); a
+    tensor passed in from outside needs grad only when the walk knows it does (data mostly does not)."""
     flag = value.attrs.get("requires_grad")
-    return value.kind == V.TENSOR and not (flag is not None and flag.known and flag.value is False)
+    if value.kind != V.TENSOR:
+        return False
+    if flag is not None and flag.known:
+        return bool(flag.value)
+    return value.source is None

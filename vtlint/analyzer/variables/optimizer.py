@@ -51,6 +51,14 @@ def base_method(project: Project, receiver: Value, name: str) -> Value | None:
     return None
 
 
+def eager_step(project: Project, receiver: Value, name: str) -> Value | None:
+    """`optimizer.step()` in the script: it changes tensors only, and its code (the whole update) is
+    not walked there."""
+    if name == "step" and is_optimizer(project, receiver):
+        return Value(V.LIB, ref=f"{BASE}.step", bound_self=receiver)
+    return None
+
+
 def call_base(tx: Walker, name: str, receiver: Value, args: list[Value], kwargs: dict[str, Value], act: Act,
               node: cst.Call) -> Value:
     method = name.removeprefix(f"{BASE}.")

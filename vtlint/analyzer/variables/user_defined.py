@@ -13,7 +13,7 @@ from vtlint.analyzer.summary import ClassSummary, ModuleSummary
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.dicts import dict_of
 from vtlint.analyzer.variables.functions import AUTOGRAD_FUNCTION_BASES
-from vtlint.analyzer.variables.optimizer import base_method, is_optimizer, read_param_groups
+from vtlint.analyzer.variables.optimizer import base_method, eager_step, is_optimizer, read_param_groups
 from vtlint.trace import Action
 
 if TYPE_CHECKING:
@@ -277,6 +277,8 @@ class UserDefinedObjectVariable(Value):
             if source is not None:
                 source = tx.class_attr_sources.setdefault((summary.display, cls.qualname, name), source)
             return Value(V.CLASS, ref=qualified(summary, cls.qualname), source=source)
+        if tx.eager and (step := eager_step(tx.project, self, name)) is not None:
+            return step
         if name in self.attrs:
             value = self.attrs[name]
             if value.source is not None or self.source is None or (id(self.attrs), name) in tx.stored:
