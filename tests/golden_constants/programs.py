@@ -3287,4 +3287,41 @@ PROGRAMS: dict[str, str] = {
             m = torch.compile(Mixer("gelu"))
             m(torch.ones(2, 4))
     ''',
+    "closure_cell_object_first_reached_through_module": '''
+        import torch
+
+
+        class Cfg:
+            def __init__(self):
+                self.scale = 2.0
+                self.kind = "cls"
+
+
+        class Net(torch.nn.Module):
+            def __init__(self, cfg):
+                super().__init__()
+                self.cfg = cfg
+                self.lin = torch.nn.Linear(2, 2)
+
+            def forward(self, x):
+                return self.lin(x) * self.cfg.scale
+
+
+        def main():
+            cfg = Cfg()
+            model = Net(cfg)
+
+            @torch.compile
+            def evaluate(x):
+                out = model(x)
+                if cfg.kind == "cls":  # the same object as model.cfg: guarded through L['model'].cfg
+                    return out.argmax(-1)
+                return out
+
+            evaluate(torch.ones(3, 2))
+
+
+        def run():
+            main()
+    ''',
 }

@@ -607,7 +607,10 @@ def _replay_cache(project: Project, settings: DynamoSettings, spec: EntrySpec, f
             seen.add(reason.source or reason.guard_kind)
             recompiles.append(reason)
     traced = [c for c in cache.entries[1:] if not _compiles_nothing(c.events)]  # skipped ones make no graph
-    return min(len(traced) + _compiles(standing, calls, settings), settings.recompile_limit)
+    others = _compiles(standing, calls, settings)
+    if any(e.detail.get("every_call") for e in standing):  # every call compiles: the replayed ones among them
+        return min(max(len(traced) + 1, others), settings.recompile_limit)
+    return min(len(traced) + others, settings.recompile_limit)
 
 
 def _scan_walked(project: Project, events: list[Event], facts: dict[str, ModuleFacts]) -> None:
@@ -733,13 +736,13 @@ def _first_recompiling_call(calls: list[Site], recompiles: list[Event]) -> int |
 def _compiles(recompiles: list[Event], calls: list[Any], settings: DynamoSettings) -> int:
     """Compiles of the entry over the run the project shows: one, plus one per predicted
     recompile; a value that changes on every call recompiles on each call (up to the limit)."""
+    if any(event.detail.get("every_call") for event in recompiles):
+        # every call compiles again: the other guards that fail do so at calls already counted
+        runs = sum(site.iterations for site in calls) if all(s.iterations for s in calls) and calls else None
+        return min(runs, settings.recompile_limit) if runs else settings.recompile_limit
     compiles = 1
     for event in recompiles:
-        if event.detail.get("every_call"):
-            runs = sum(site.iterations for site in calls) if all(s.iterations for s in calls) and calls else None
-            compiles += (min(runs, settings.recompile_limit) - 1) if runs else settings.recompile_limit - 1
-        else:
-            compiles += int(event.detail.get("distinct", 1))  # one graph per new value, where they are counted
+        compiles += int(event.detail.get("distinct", 1))  # one graph per new value, where they are counted
     return min(compiles, settings.recompile_limit)
 
 

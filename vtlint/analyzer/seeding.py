@@ -28,6 +28,7 @@ def _scalar_annotation(param: cst.Param) -> str | None:
 
 def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionDef, calls: list[Site]) -> dict[str, Value]:
     env: dict[str, Value] = {}
+    copies: dict[int, dict[str, Value]] = {}  # the seeds' copies: an object under two names stays one
     params = positional_params(fn)
     summary = parsed.summary
     owner = spec.qualname.rpartition(".")[0]
@@ -39,7 +40,7 @@ def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionD
         seen_self = calls[0].kwargs.get(receiver) if calls else None
         if seen_self is not None and seen_self.kind in (V.NN_MODULE, V.OBJECT):
             # the object the program built (a copy: what the frame stores must not reach the call's record)
-            env[receiver] = V.snapshot(seen_self, depth=64).with_(source=LocalSource(receiver))
+            env[receiver] = V.snapshot(seen_self, depth=64, memo=copies).with_(source=LocalSource(receiver))
         else:
             # built before tracing by code nobody shows here: `__init__` walked with its defaults
             init = walker.project.function(f"{ref}.__init__")
@@ -57,7 +58,7 @@ def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionD
         source = LocalSource(name)
         seen = _site_value(first, index, name)
         if seen is not None and caller is not None and seen.kind != V.UNKNOWN:
-            env[name] = walker.materialize(V.snapshot(seen, depth=64), caller, source, None).with_(confidence="high")
+            env[name] = walker.materialize(V.snapshot(seen, depth=64, memo=copies), caller, source, None).with_(confidence="high")
         elif param.default is not None and index == 0 and first is None and _is_none(param.default):
             # `forward(self, input_ids=None, ...)` with no call in sight: the first argument is the
             # one every caller passes (a tensor, TENSOR_MATCH), not the `None` default
@@ -73,12 +74,12 @@ def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionD
         else:
             env[name] = Value(V.UNKNOWN, source=source, confidence="low")
     if "<locals>" in spec.qualname:
-        env.update(_closure_cells(walker, parsed, spec, env, first))
+        env.update(_closure_cells(walker, parsed, spec, env, first, copies))
     for param in fn.params.kwonly_params:
         name = param.name.value
         seen = _site_value(first, -1, name)
         if seen is not None and caller is not None and seen.kind != V.UNKNOWN:
-            env[name] = walker.materialize(V.snapshot(seen, depth=64), caller, LocalSource(name), None)
+            env[name] = walker.materialize(V.snapshot(seen, depth=64, memo=copies), caller, LocalSource(name), None)
         elif param.default is not None:
             env[name] = walker.materialize(literal(param.default, summary.imports), summary, LocalSource(name), None)
         else:
@@ -104,7 +105,7 @@ def _default_confidence(default: Value, first: Site | None) -> str:
 
 
 def _closure_cells(walker: Walker, parsed: Parsed, spec: EntrySpec, env: dict[str, Value],
-                   call: Site | None) -> dict[str, Value]:
+                   call: Site | None, copies: dict[int, dict[str, Value]]) -> dict[str, Value]:
     """A nested compiled function's free variables are frame locals of its own frame
     (`L['k']`): their values are the cells of the closure the first compiled call is made
     on, else come from the enclosing function's first call site."""
@@ -123,12 +124,12 @@ def _closure_cells(walker: Walker, parsed: Parsed, spec: EntrySpec, env: dict[st
         seen = held.get(name) or _site_value(first, index, name)
         source = LocalSource(name)
         if seen is not None and seen.kind != V.UNKNOWN:
-            cells[name] = walker.materialize(V.snapshot(seen, depth=64), parsed.summary, source, None)
+            cells[name] = walker.materialize(V.snapshot(seen, depth=64, memo=copies), parsed.summary, source, None)
         elif param.default is not None:
             cells[name] = walker.materialize(literal(param.default, parsed.summary.imports), parsed.summary, source, None)
     for name, seen in held.items():  # the enclosing function's own locals (`model = Net()` in `main()`)
         if name not in env and name not in cells and seen.kind != V.UNKNOWN:
-            cells[name] = walker.materialize(V.snapshot(seen, depth=64), parsed.summary, LocalSource(name), None)
+            cells[name] = walker.materialize(V.snapshot(seen, depth=64, memo=copies), parsed.summary, LocalSource(name), None)
     entry_name = spec.qualname.rpartition(".")[2]
     body = fn.body.body if isinstance(fn.body, cst.IndentedBlock) else ()
     for stmt in body:

@@ -968,7 +968,10 @@ class Walker:
     def e_Name(self, node: cst.Name, act: Act) -> Value:
         name = node.value
         if name in act.env:
-            return act.env[name]
+            value = act.env[name]
+            if not self.eager and value.kind == V.OBJECT and type(value.source) is LocalSource:
+                return _first_reach(self, value, value.source)  # `cfg`, also reached as `model.cfg` first
+            return value
         if name in act.closure:
             return act.closure[name]
         if name in ("True", "False", "None"):
@@ -1531,11 +1534,12 @@ class Walker:
             positional = positional_params(fn)
             if func.bound_self is not None and positional:  # the receiver, under its parameter's name
                 passed[positional[0].name.value] = func.bound_self
-            site = Site(act.display, line, column, [V.snapshot(a) for a in args],
-                        {k: V.snapshot(a) for k, a in passed.items()}, in_loop=act.loops > 0,
-                        globals={k: V.snapshot(g) for k, g in self.global_objects.items()},
+            memo: dict[int, dict[str, Value]] = {}  # one object under two names stays one object
+            site = Site(act.display, line, column, [V.snapshot(a, memo=memo) for a in args],
+                        {k: V.snapshot(a, memo=memo) for k, a in passed.items()}, in_loop=act.loops > 0,
+                        globals={k: V.snapshot(g, memo=memo) for k, g in self.global_objects.items()},
                         grad_enabled=self.grad_enabled,
-                        cells={k: V.snapshot(closure[k]) for k in _names_read(fn) if k in closure})
+                        cells={k: V.snapshot(closure[k], memo=memo) for k in _names_read(fn) if k in closure})
             self.recorded.append(((parsed.summary.display, qualname), site))
             return self._compiled_result(fn, func.bound_self)
         if self.eager and parsed.summary.module.startswith("torch.nn.") and \
