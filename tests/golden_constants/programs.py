@@ -3324,4 +3324,35 @@ PROGRAMS: dict[str, str] = {
         def run():
             main()
     ''',
+    "rays_in_chunks_last_one_smaller": '''
+        import torch
+
+
+        def look_at(eye):
+            eye = torch.tensor(eye, dtype=torch.float32)
+            c2w = torch.eye(4)
+            c2w[:3, 3] = eye
+            return c2w
+
+
+        def get_rays(H, W, focal, c2w):
+            j, i = torch.meshgrid(torch.arange(H, dtype=torch.float32),
+                                  torch.arange(W, dtype=torch.float32), indexing="ij")
+            dirs = torch.stack([(i - W * 0.5) / focal, -(j - H * 0.5) / focal, -torch.ones_like(i)], -1)
+            rays_d = dirs @ c2w[:3, :3].T
+            rays_o = c2w[:3, 3].expand_as(rays_d)
+            return rays_o.reshape(-1, 3), rays_d.reshape(-1, 3)
+
+
+        @torch.compile
+        def render(rays_o, rays_d):
+            return (rays_o + rays_d).sum(-1)
+
+
+        def run():
+            o, d = get_rays(16, 16, 20.0, look_at((4.0, 0.0, 1.0)))
+            chunk = 96
+            for s in range(0, o.shape[0], chunk):
+                render(o[s:s + chunk], d[s:s + chunk])
+    ''',
 }

@@ -28,6 +28,7 @@ from vtlint.analyzer.summary import dotted, literal, positional_params
 from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.nn_module import parameters_of
+from vtlint.analyzer.variables.shapes import strides
 from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
 from vtlint.trace import Action, Event
@@ -308,6 +309,10 @@ def _tensor_change(frame: Event, calls: list[Site], name: str, index: int, setti
             why = f"with dynamic=False or mark_static every distinct size compiles a new graph, up to recompile_limit " \
                   f"({settings.recompile_limit})"
             remedy, once = "pad to one size, or let automatic dynamic shapes generalize it", False
+        elif what == "stride":
+            why = ("a view cut from a bigger tensor has that tensor's strides, which TENSOR_MATCH checks: Dynamo "
+                   "recompiles for the new layout")
+            remedy, once = "pass the same layout each time (`.contiguous()` on the view)", True
         else:
             why = f"each distinct {what} compiles a graph of its own, up to recompile_limit ({settings.recompile_limit})"
             remedy, once = "pass tensors of one dtype and requires_grad to the compiled function", False
@@ -343,6 +348,11 @@ def _tensor_mismatch(name: str, base: Value, current: Value) -> tuple[str, str] 
         if a.known and not b.known and longer is not None and longer.known and longer.value > a.value:
             return f"tensor {name!r} size mismatch at index {i}. expected {a.value}, actual {longer.value} or more", \
                 "size"
+    steps = strides(base), strides(current)
+    if steps[0] is not None and steps[1] is not None and len(steps[0]) == len(steps[1]):
+        for i, (a, b) in enumerate(zip(*steps)):
+            if a != b and i not in dynamic:
+                return f"tensor {name!r} stride mismatch at index {i}. expected {a}, actual {b}", "stride"
     return None
 
 

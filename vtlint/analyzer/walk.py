@@ -54,7 +54,8 @@ from vtlint.analyzer.variables.library import DATA_PTR, is_torch_nn_class
 from vtlint.analyzer.variables.lists import NONEMPTY, RangeVariable
 from vtlint.analyzer.variables.optimizer import REALIZED, base_method
 from vtlint.analyzer.variables.nn_module import parameters_of
-from vtlint.analyzer.variables.tensor import DTYPE_NAMES, broadcast, grad_of, matmul, sliced
+from vtlint.analyzer.variables.shapes import broadcast, matmul, view, view_attrs
+from vtlint.analyzer.variables.tensor import DTYPE_NAMES, grad_of
 from vtlint.analyzer.variables.user_defined import (
     DICT_STORAGE_METHODS,
     MODULE_METHODS,
@@ -1010,27 +1011,40 @@ class Walker:
     def e_Subscript(self, node: cst.Subscript, act: Act) -> Value:
         base = self.expr(node.value, act)
         if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
-            bounds: list[Value | None] = []
-            for element in node.slice:
-                if isinstance(element.slice, cst.Slice):
-                    for part in (element.slice.lower, element.slice.upper, element.slice.step):
-                        bounds.append(self.expr(part, act) if part is not None else None)
-                        if bounds[-1] is not None:
-                            self.use(bounds[-1], act, node)  # type: ignore[arg-type]
+            parts = [self._subscript_part(element, act, node) for element in node.slice]
+            bounds = parts[0][1] if len(parts) == 1 and parts[0][0] == "slice" else None
             if base.kind in (V.LIST, V.TUPLE):
                 self.length_check(base, act, node)
-            if base.kind == V.NN_MODULE and len(node.slice) == 1 and len(bounds) == 3:
+            if base.kind == V.NN_MODULE and bounds is not None:
                 return _module_slice(base, bounds)
-            if base.kind in (V.LIST, V.TUPLE) and len(node.slice) == 1 and len(bounds) == 3:
+            if base.kind in (V.LIST, V.TUPLE) and bounds is not None:
                 return _sequence_slice(base, bounds)
             if base.kind != V.TENSOR:
                 return V.unknown()
             self.frame.graph_ops += 1  # `x[:, :n]`: a getitem node
-            if self.eager and len(node.slice) == 1 and len(bounds) == 3:
-                return sliced(base, bounds)
-            return Value(V.TENSOR)
+            if not self.eager:
+                return Value(V.TENSOR)
+            found = view(base, parts)  # `prompt[:, t]`: a view, with the strides of the tensor it is cut from
+            sizes, steps = found if found is not None else (None, None)
+            return Value(V.TENSOR, items=sizes, pytype=base.pytype, attrs=view_attrs(sizes, steps))
         index = self.expr(node.slice[0].slice.value, act)
         return self.getitem(base, index, act, node)
+
+    def _subscript_part(self, element: cst.SubscriptElement, act: Act, node: cst.CSTNode) -> tuple[str, Any]:
+        """One element of `x[:, t, ..., None]`: a slice's bounds, an index, or the ellipsis; each value
+        used (an int read from outside is guarded where it indexes)."""
+        if isinstance(element.slice, cst.Slice):
+            bounds = [self.expr(p, act) if p is not None else None
+                      for p in (element.slice.lower, element.slice.upper, element.slice.step)]
+            for bound in bounds:
+                if bound is not None:
+                    self.use(bound, act, node)
+            return "slice", bounds
+        if isinstance(element.slice.value, cst.Ellipsis):
+            return "ellipsis", None
+        value = self.expr(element.slice.value, act)
+        self.use(value, act, node)
+        return "index", value
 
     def e_BinaryOperation(self, node: cst.BinaryOperation, act: Act) -> Value:
         left = self.expr(node.left, act)

@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
-import itertools
-import math
 from typing import TYPE_CHECKING
 
 from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
 from vtlint.analyzer.values import Value
+from vtlint.analyzer.variables.shapes import (
+    broadcast,
+    concatenated,
+    dims,
+    indexed,
+    rearranged,
+    reduced,
+    reshaped,
+    stacked,
+    UNKNOWN_STRIDES,
+)
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -42,19 +51,22 @@ class TensorVariable(Value):
             return Value(V.CONST, pytype=_SCALAR_META[name], confidence="medium")
         if name in _META:
             return Value(V.UNKNOWN)
+        if name in ("T", "mT") and tx.eager:
+            return Value(V.TENSOR, items=rearranged(name, self, [], {}), pytype=self.pytype, attrs=dict(UNKNOWN_STRIDES))
         if name in _TENSOR_ATTRS:
             return Value(V.TENSOR)
         return Value(V.LIB, ref=f"Tensor.{name}", bound_self=self)
 
     def getitem(self, tx: Walker, index: Value, act: Act, node: cst.CSTNode) -> Value:
         tx.use(index, act, node)
-        tx.frame.graph_ops += 1
         if index.kind == V.TENSOR and index.pytype == "bool":
             decision = breaks.decide_boolean_mask(tx.settings)
             if decision.action == "graph-break":
-                tx.graph_break(act, node, decision, "boolean mask")
+                tx.graph_break(act, node, decision, "boolean mask")  # the indexing runs eagerly
+                return Value(V.TENSOR)
+        tx.frame.graph_ops += 1
         if tx.eager and self.items:
-            return indexed(self, index)
+            return tensor(indexed(self, index), self.pytype)
         return Value(V.TENSOR)
 
 
@@ -79,12 +91,17 @@ _ELEMENTWISE = frozenset({"relu", "sigmoid", "tanh", "exp", "log", "abs", "neg",
 # Ops whose result has their first argument's sizes (elementwise, along-a-dim normalizations).
 _SAME_SHAPE = frozenset({f"{module}.{op}" for module in ("torch", "torch.nn.functional") for op in (
     _ELEMENTWISE | {"softmax", "log_softmax", "gelu", "silu", "dropout", "normalize", "layer_norm"})}) | {
-    "torch.randn_like", "torch.rand_like", "torch.zeros_like", "torch.ones_like"}
+    "torch.randn_like", "torch.rand_like", "torch.zeros_like", "torch.ones_like", "torch.empty_like",
+    "torch.full_like"}
 # Tensor methods whose result has the receiver's sizes and dtype.
 _ELEMENTWISE_METHODS = _ELEMENTWISE | {"clamp_min", "clamp_max", "flip", "sin", "cos", "pow", "mul", "add", "sub",
                                        "div", "masked_fill", "where", "nan_to_num"}
 _REDUCTIONS = frozenset({"mean", "sum", "std", "var", "amax", "amin", "prod", "logsumexp"})
 # Tensor methods that convert to a dtype (`x.half()`), named as the dtype's alias is.
+# Methods whose result rearranges the receiver's sizes, and `new_*` factories.
+_REARRANGING = frozenset({"t", "transpose", "swapaxes", "swapdims", "permute", "squeeze", "flatten", "expand",
+                          "expand_as", "repeat"})
+_NEW_FACTORIES = frozenset({"new_zeros", "new_ones", "new_empty", "new_full"})
 _CONVERSIONS = {method: DTYPE_NAMES[method] for method in ("float", "double", "half", "bfloat16", "long", "int", "bool")}
 
 
@@ -107,92 +124,6 @@ def dtype_of(value: Value | None) -> str | None:
 def is_floating(dtype: str | None) -> bool | None:
     """Whether a dtype ("bfloat16") is a floating-point one; None when the dtype is not known."""
     return dtype.startswith(("float", "bfloat")) if dtype else None
-
-
-def _dims(values: list[Value]) -> list[Value] | None:
-    """`torch.randn(16, 6)` / `torch.randn((16, 6))`: the sizes, each an int constant."""
-    if len(values) == 1 and values[0].kind in (V.LIST, V.TUPLE):
-        values = values[0].items or []
-    if not values or not all(v.kind == V.CONST and (not v.known or isinstance(v.value, int)) for v in values):
-        return None
-    return [V.const(v.value) if v.known else Value(V.CONST, pytype="int") for v in values]
-
-
-def indexed(base: Value, index: Value) -> Value:
-    """`x[3]` drops the first size; `x[idx]` with a 1-D index tensor of k elements makes it k (a batch
-    gathered by a permutation's slice). Sizes of eager tensors, for the compiled calls they reach."""
-    assert base.items
-    rest = list(base.items[1:])
-    if index.kind == V.CONST and index.known and isinstance(index.value, int) and not isinstance(index.value, bool):
-        return tensor(rest, base.pytype)
-    if index.kind == V.TENSOR and index.items is not None and len(index.items) == 1 and index.pytype == "int64":
-        return tensor([index.items[0], *rest], base.pytype)
-    return Value(V.TENSOR)
-
-
-def sliced(base: Value, bounds: list[Value | None]) -> Value:
-    """`x[i:i + bs]`: the first size cut as `range(n)[i:i + bs]` cuts it (the last batch is shorter)."""
-    size = base.items[0] if base.items else None
-    if size is None or not size.known or not all(b is None or (b.known and isinstance(b.value, int)) for b in bounds):
-        return Value(V.TENSOR, pytype=base.pytype)
-    part = slice(*[b.value if b is not None else None for b in bounds])
-    return tensor([V.const(len(range(size.value)[part])), *base.items[1:]], base.pytype)  # type: ignore[index]
-
-
-def broadcast(left: Value, right: Value) -> list[Value] | None:
-    """The sizes of an elementwise op's result (numpy's broadcasting), when both operands' are known,
-    or one operand is a Python number."""
-    if left.kind != V.TENSOR:
-        return right.items
-    if right.kind != V.TENSOR:
-        return left.items
-    sizes = _known(left), _known(right)
-    if sizes[0] is None or sizes[1] is None:
-        return None
-    out: list[int] = []
-    for a, b in itertools.zip_longest(reversed(sizes[0]), reversed(sizes[1]), fillvalue=1):
-        if a != b and 1 not in (a, b):
-            return None
-        out.append(max(a, b) if 1 in (a, b) else a)
-    return [V.const(n) for n in reversed(out)]
-
-
-def matmul(left: Value, right: Value) -> list[Value] | None:
-    """`a @ b` of two matrices (or a batch of them times a matrix): (..., n, k) @ (k, m) -> (..., n, m)."""
-    a, b = _known(left), _known(right)
-    if a is None or b is None or len(a) < 2 or len(b) != 2 or a[-1] != b[0]:
-        return None
-    return [V.const(n) for n in [*a[:-1], b[1]]]
-
-
-def reduced(receiver: Value, args: list[Value], kwargs: dict[str, Value]) -> list[Value] | None:
-    """`x.mean(dim=0, keepdim=True)`: the sizes without that dimension, or with 1 there."""
-    dim = kwargs.get("dim") or (args[0] if args else None)
-    keep = kwargs.get("keepdim") or (args[1] if len(args) > 1 else V.const(False))
-    if receiver.items is None or dim is None or not dim.known or not isinstance(dim.value, int) or not keep.known:
-        return None
-    at = dim.value % len(receiver.items) if receiver.items else 0
-    return [*receiver.items[:at], *([V.const(1)] if keep.value else []), *receiver.items[at + 1:]]
-
-
-def _known(value: Value) -> list[int] | None:
-    if value.items is None or not all(i.known and isinstance(i.value, int) for i in value.items):
-        return None
-    return [i.value for i in value.items]
-
-
-def reshaped(receiver: Value, args: list[Value]) -> list[Value] | None:
-    """`x.view(n, 3, 1, 1)` / `x.reshape(-1, 4)`: the sizes asked for, a -1 worked out from the total."""
-    wanted = args[0].items if len(args) == 1 and args[0].kind in (V.LIST, V.TUPLE) else args
-    if not wanted or not all(w.kind == V.CONST and w.known and isinstance(w.value, int) for w in wanted or []):
-        return None
-    sizes = [w.value for w in wanted or []]
-    if sizes.count(-1) == 0:
-        return [V.const(n) for n in sizes]
-    total, rest = _known(receiver), math.prod(n for n in sizes if n != -1)
-    if total is None or sizes.count(-1) > 1 or rest == 0:
-        return None
-    return [V.const(math.prod(total) // rest if n == -1 else n) for n in sizes]
 
 
 def tensor(shape: list[Value] | None, dtype: str | None, requires_grad: Value | None = None) -> Value:
@@ -223,15 +154,20 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
                 and isinstance(args[0].value, int):
             at = args[0].value if args[0].value >= 0 else len(receiver.items) + 1 + args[0].value
             return tensor([*receiver.items[:at], V.const(1), *receiver.items[at:]], receiver.pytype)
+        if method in _REARRANGING:  # a view whose strides the walk does not work out
+            return Value(V.TENSOR, items=rearranged(method, receiver, args, kwargs), pytype=receiver.pytype,
+                         attrs=dict(UNKNOWN_STRIDES))
+        if method in _NEW_FACTORIES:  # `x.new_zeros(b, n)`: another tensor of x's dtype
+            return tensor(dims(args[:1] if method == "new_full" else args), receiver.pytype)
         return Value(V.TENSOR)
     # a new tensor does not require grad unless it is asked to (TENSOR_MATCH checks requires_grad)
     explicit, grad = dtype_of(kwargs.get("dtype")), kwargs.get("requires_grad") or V.const(False)
     if name in _FLOAT_FACTORIES:
-        return tensor(_dims(args), explicit or "float32", grad)
+        return tensor(dims(args), explicit or "float32", grad)
     if name == "torch.full" and args:
         fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
         default = "int64" if fill is not None and isinstance(fill.value, int) and fill.known else "float32"
-        return tensor(_dims(args[:1]), explicit or default, grad)
+        return tensor(dims(args[:1]), explicit or default, grad)
     if name == "torch.where" and len(args) == 3:  # the chosen values' sizes (a mask broadcasts against them)
         return tensor(broadcast(args[1], args[2]), args[1].pytype or args[2].pytype)
     if name == "torch.linspace" and len(args) > 2 and args[2].known and isinstance(args[2].value, int):
@@ -243,13 +179,13 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
             grid[0], grid[1] = grid[1], grid[0]  # Cartesian indexing: the first two dimensions swapped
         return Value(V.TUPLE, items=[tensor(list(grid), a.pytype) for a in args])
     if name == "torch.randperm" and args:
-        return tensor(_dims(args[:1]), explicit or "int64", grad)
+        return tensor(dims(args[:1]), explicit or "int64", grad)
     if name == "torch.arange" and args and all(a.kind == V.CONST and a.known and isinstance(a.value, int)
                                                for a in args[:3]):
         return tensor([V.const(len(range(*[a.value for a in args[:3]])))], explicit or "int64", grad)
     if name == "torch.randint" and args:
         size = kwargs.get("size") or args[-1]
-        return tensor(_dims([size]) if size.kind in (V.LIST, V.TUPLE) else None, explicit or "int64", grad)
+        return tensor(dims([size]) if size.kind in (V.LIST, V.TUPLE) else None, explicit or "int64", grad)
     if name in _SAME_SHAPE and args and args[0].kind == V.TENSOR:
         return tensor(args[0].items, explicit or args[0].pytype, args[0].attrs.get("requires_grad"))
     if name == "torch.tensor" and args and args[0].kind in (V.LIST, V.TUPLE) and args[0].items is not None:
@@ -258,30 +194,15 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
             kinds = {type(v.value) for v in values}
             kind = "float32" if float in kinds else "bool" if kinds == {bool} else "int64"
             return tensor([V.const(len(values))], explicit or kind, grad)
-    if name == "torch.cat" and args and args[0].kind in (V.LIST, V.TUPLE) and args[0].items:
+    if name in ("torch.cat", "torch.stack") and args and args[0].kind in (V.LIST, V.TUPLE) and args[0].items:
         dim = kwargs.get("dim") or (args[1] if len(args) > 1 else V.const(0))
-        return _concatenated(args[0].items, dim)
+        joined = concatenated if name == "torch.cat" else stacked
+        return tensor(joined(args[0].items, dim), args[0].items[0].pytype)
+    if name == "torch.eye" and args and args[0].kind == V.CONST:
+        return tensor(dims(args[:2]) if len(args) > 1 else dims([args[0], args[0]]), explicit or "float32", grad)
+    if name == "torch.multinomial" and len(args) > 1 and args[0].items and args[1].known:
+        return tensor([*args[0].items[:-1], args[1]], "int64")  # `num_samples` per row
     return Value(V.TENSOR)
-
-
-def _concatenated(parts: list[Value], dim: Value) -> Value:
-    """`torch.cat` along `dim`: the parts' sizes there add up. A part whose size the walk does not
-    know adds at least one (a sequence grown token by token is longer at every step)."""
-    shapes = [p.items for p in parts]
-    known = [s for s in shapes if s is not None]
-    if not dim.known or not isinstance(dim.value, int) or not known:
-        return Value(V.TENSOR)
-    rank = len(known[0])
-    if rank == 0 or any(len(s) != rank for s in known):
-        return Value(V.TENSOR)
-    axis = dim.value % rank
-    sizes = [s[axis] if s is not None else None for s in shapes]
-    total = sum(v.value for v in sizes if v is not None and v.known)
-    unknown = sum(1 for v in sizes if v is None or not v.known)
-    shape = list(known[0])
-    shape[axis] = V.const(total) if not unknown else \
-        Value(V.CONST, pytype="int", attrs={"at_least": V.const(total + unknown)})
-    return tensor(shape, parts[0].pytype)
 
 
 def grad_of(inputs: list[Value | None], grad_enabled: bool | None) -> Value | None:
