@@ -3355,4 +3355,47 @@ PROGRAMS: dict[str, str] = {
             for s in range(0, o.shape[0], chunk):
                 render(o[s:s + chunk], d[s:s + chunk])
     ''',
+    "windowed_batches_last_one_smaller": '''
+        import math
+
+        import torch
+
+
+        def make_series(length, n_series=3, seed=0):
+            g = torch.Generator().manual_seed(seed)
+            t = torch.arange(length, dtype=torch.float32)
+            series = []
+            for i in range(n_series):
+                phase = torch.rand(1, generator=g).item() * 2 * math.pi  # a Python float in eager code
+                series.append(torch.sin(2 * math.pi * t / 12.0 + phase) + 0.01 * (i + 1) * t)
+            return torch.stack(series)
+
+
+        def windows(series, lookback, horizon):
+            xs, ys = [], []
+            for s in series:
+                w = s.unfold(0, lookback + horizon, 2)
+                xs.append(w[:, :lookback])
+                ys.append(w[:, lookback:])
+            return torch.cat(xs), torch.cat(ys)
+
+
+        def batches(x, y, size):
+            order = torch.randperm(x.shape[0])
+            for start in range(0, x.shape[0], size):
+                idx = order[start:start + size]
+                yield x[idx], y[idx]
+
+
+        @torch.compile
+        def step(batch):
+            x, y = batch
+            return ((x.mean(-1, keepdim=True) - y) ** 2).mean()
+
+
+        def run():
+            x, y = windows(make_series(60), 8, 4)
+            for batch in batches(x, y, 32):
+                step(batch)
+    ''',
 }

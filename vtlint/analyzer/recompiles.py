@@ -284,11 +284,34 @@ def _one_per_call(changes: list[Event], key: Callable[[Event], object]) -> list[
 def _tensor_change(frame: Event, calls: list[Site], name: str, index: int, settings: DynamoSettings,
                    entry: str) -> Event | None:
     """The first call whose tensor fails the TENSOR_MATCH guard of the first: another size (the
-    last, smaller batch; a longer sequence), dtype (`x.bfloat16()`) or requires_grad."""
+    last, smaller batch; a longer sequence), dtype (`x.bfloat16()`) or requires_grad. A tuple or
+    list of tensors (`batch = (x, y)`) is checked element by element (`L['batch'][0]`)."""
     pick = functools.partial(_argument, index=index, name=name, default=None)
     base = pick(calls[0])
+    if base is not None and base.kind in (V.TUPLE, V.LIST) and base.items:
+        changes = [_element_change(frame, calls, pick, name, i, settings, entry) for i in range(len(base.items))]
+        return next((c for c in changes if c is not None), None)
     if base is None or base.kind != V.TENSOR:
         return None
+    return _changed_tensor(frame, calls, pick, name, f"L[{name!r}]", settings, entry)
+
+
+def _element_change(frame: Event, calls: list[Site], pick: Callable[[Site], Value | None], name: str, i: int,
+                    settings: DynamoSettings, entry: str) -> Event | None:
+    def element(site: Site) -> Value | None:
+        whole = pick(site)
+        items = whole.items if whole is not None and whole.kind in (V.TUPLE, V.LIST) else None
+        return items[i] if items is not None and i < len(items) else None
+    first = element(calls[0])
+    if first is None or first.kind != V.TENSOR:
+        return None
+    return _changed_tensor(frame, calls, element, f"{name}[{i}]", f"L[{name!r}][{i}]", settings, entry)
+
+
+def _changed_tensor(frame: Event, calls: list[Site], pick: Callable[[Site], Value | None], name: str, source: str,
+                    settings: DynamoSettings, entry: str) -> Event | None:
+    base = pick(calls[0])
+    assert base is not None
     for site in calls[1:]:
         current = pick(site)
         if current is None or current.kind != V.TENSOR:
@@ -317,9 +340,9 @@ def _tensor_change(frame: Event, calls: list[Site], name: str, index: int, setti
             why = f"each distinct {what} compiles a graph of its own, up to recompile_limit ({settings.recompile_limit})"
             remedy, once = "pass tensors of one dtype and requires_grad to the compiled function", False
         return Event(Action.RECOMPILE, site.location, entry, frame=frame.frame,
-                     source=f"L[{name!r}]", variable_tracker="TensorVariable", guard_kind="TENSOR_MATCH",
+                     source=source, variable_tracker="TensorVariable", guard_kind="TENSOR_MATCH",
                      guard=text, confidence="medium",
-                     related=_guarded_at(frame, name, "TENSOR_MATCH"),
+                     related=_guarded_at(frame, name.partition("[")[0], "TENSOR_MATCH"),
                      detail={"reason": f"called with another tensor: {text}; {why}", "remedy": remedy,
                              "changed_value": "another tensor", "once": once})
     return None

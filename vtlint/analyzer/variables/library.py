@@ -206,6 +206,8 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
     else:
         tensors = any(a.kind == V.TENSOR for a in [*args, *kwargs.values()])
         decision = breaks.decide_function(name, tx.settings, tensor_args=tensors)
+    if decision.action == "graph-break" and tx.eager and name.rpartition(".")[2] in SCALAR_READS:
+        return Value(V.CONST, pytype=SCALAR_READS[name.rpartition(".")[2]], confidence="medium")  # eager `.item()`
     if decision.action == "graph-break":
         for value in args + list(kwargs.values()):
             tx.use(value, act, node)

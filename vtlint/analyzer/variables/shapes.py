@@ -230,6 +230,13 @@ def rearranged(method: str, receiver: Value, args: list[Value], kwargs: dict[str
         if start is None or end is None or counts is None:
             return None
         return [*sizes[:start], V.const(math.prod(counts[start:end + 1])), *sizes[end + 1:]]
+    if method == "unfold" and len(args) == 3:  # sliding windows of `size` every `step` along `dim`
+        at, size, step = _axis(args[0], rank), args[1], args[2]
+        counts = known(receiver)
+        if at is None or counts is None or not (size.known and step.known) or not step.value:
+            return None
+        windows = (counts[at] - size.value) // step.value + 1
+        return [*sizes[:at], V.const(windows), *sizes[at + 1:], size]
     if method == "expand_as" and args:
         return args[0].items
     if method in ("expand", "repeat"):

@@ -57,6 +57,12 @@ class TensorVariable(Value):
             return Value(V.TENSOR)
         return Value(V.LIB, ref=f"Tensor.{name}", bound_self=self)
 
+    def unpack_var_sequence(self, tx: Walker, act: Act, node: cst.CSTNode) -> list[Value] | None:
+        """`for s in series` in eager code: one row per index of the first size, when it is known."""
+        if not tx.eager or not self.items or not self.items[0].known or not 0 < self.items[0].value <= 64:
+            return None
+        return [tensor(list(self.items[1:]), self.pytype) for _ in range(self.items[0].value)]
+
     def getitem(self, tx: Walker, index: Value, act: Act, node: cst.CSTNode) -> Value:
         tx.use(index, act, node)
         if index.kind == V.TENSOR and index.pytype == "bool":
@@ -87,10 +93,13 @@ MARKS = {"torch._dynamo.mark_dynamic": "dynamic", "torch._dynamo.maybe_mark_dyna
          "torch._dynamo.decorators.mark_dynamic": "dynamic", "torch._dynamo.mark_static": "static",
          "torch._dynamo.decorators.mark_static": "static", "torch.compiler.mark_dynamic": "dynamic"}
 # Elementwise ops, both `torch.exp(x)` and `x.exp()`: the result has the input's sizes.
-_ELEMENTWISE = frozenset({"relu", "sigmoid", "tanh", "exp", "log", "abs", "neg", "sqrt", "rsqrt", "square", "clamp"})
+_ELEMENTWISE = frozenset({"relu", "sigmoid", "tanh", "exp", "log", "abs", "neg", "sqrt", "rsqrt", "square", "clamp",
+                          "sin", "cos", "tan", "sinh", "cosh", "atan", "erf", "exp2", "expm1", "log1p", "log2",
+                          "log10", "floor", "ceil", "round", "trunc", "sign", "reciprocal", "nan_to_num"})
 # Ops whose result has their first argument's sizes (elementwise, along-a-dim normalizations).
 _SAME_SHAPE = frozenset({f"{module}.{op}" for module in ("torch", "torch.nn.functional") for op in (
-    _ELEMENTWISE | {"softmax", "log_softmax", "gelu", "silu", "dropout", "normalize", "layer_norm"})}) | {
+    _ELEMENTWISE | {"softmax", "log_softmax", "gelu", "silu", "dropout", "normalize", "layer_norm", "softplus",
+                    "leaky_relu", "elu", "mish", "hardtanh", "relu6"})}) | {
     "torch.randn_like", "torch.rand_like", "torch.zeros_like", "torch.ones_like", "torch.empty_like",
     "torch.full_like"}
 # Tensor methods whose result has the receiver's sizes and dtype.
@@ -100,7 +109,7 @@ _REDUCTIONS = frozenset({"mean", "sum", "std", "var", "amax", "amin", "prod", "l
 # Tensor methods that convert to a dtype (`x.half()`), named as the dtype's alias is.
 # Methods whose result rearranges the receiver's sizes, and `new_*` factories.
 _REARRANGING = frozenset({"t", "transpose", "swapaxes", "swapdims", "permute", "squeeze", "flatten", "expand",
-                          "expand_as", "repeat"})
+                          "expand_as", "repeat", "unfold"})
 _NEW_FACTORIES = frozenset({"new_zeros", "new_ones", "new_empty", "new_full"})
 _CONVERSIONS = {method: DTYPE_NAMES[method] for method in ("float", "double", "half", "bfloat16", "long", "int", "bool")}
 
