@@ -284,6 +284,21 @@ def decide_skipped_wrapper(qualname: str, *, method: bool) -> Decision:
     return _break(SKIPPED_INLINE, "UserMethodVariable", why) if method else _break(SKIPPED, "SkipFunctionVariable", why)
 
 
+def is_replayed_random(qualname: str) -> bool:
+    """`random.randint` and kin: called while tracing, their result a graph input (RandomValueSource)."""
+    return qualname in _REPLAYED_RANDOM
+
+
+def decide_unspecialized_arithmetic(*, in_root_frame: bool) -> Decision:
+    """Python arithmetic on such a number (`n - w`, `k * 2`): it is an UnspecializedPythonVariable, a
+    tensor to Dynamo, and the builtin operator on it is not implemented (measured: GB0213). The
+    operator is no call Dynamo can resume after: the frame runs eagerly (measured: 0 graphs); inside an
+    inlined function, the caller breaks at its call."""
+    return _break("unimplemented builtin op on tensor arguments", "BuiltinVariable",
+                  "a number from `random.randint` (and kin) is a graph input, a tensor to Dynamo: Python "
+                  "arithmetic on it is a builtin operator on tensor arguments", skips_frame=in_root_frame)
+
+
 def decide_library_inline(qualname: str, module: str, *, method: bool) -> Decision:
     """A function of an installed package (torch's own Python included) that the walk would inline:
     trace_rules' file rules decide. A skipped method is a UserMethodVariable Dynamo refuses to

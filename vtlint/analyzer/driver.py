@@ -24,7 +24,7 @@ import libcst as cst
 from vtlint.analyzer import values as V
 from vtlint.analyzer.entries import Site
 from vtlint.analyzer.index import Project
-from vtlint.analyzer.walk import MODULE_FRAME, Act, Walker, WalkAborted
+from vtlint.analyzer.walk import MODULE_FRAME, Act, TooComplex, Walker, WalkAborted
 from vtlint.config import DynamoSettings
 
 DRIVER_BUDGET_S = 5.0  # seconds of abstract execution per calling module
@@ -48,6 +48,8 @@ class Discovered:
 class EagerRun:
     calls: Calls = field(default_factory=lambda: defaultdict(list))
     discovered: dict[Key, Discovered] = field(default_factory=dict)
+    # a module's run ran out of time: what it recorded depends on the machine's speed (not cached)
+    timed_out: bool = False
 
 
 def drive(project: Project, settings: DynamoSettings, callers: set[str], entries: set[Key]) -> EagerRun:
@@ -57,10 +59,12 @@ def drive(project: Project, settings: DynamoSettings, callers: set[str], entries
     deadline = time.monotonic() + DRIVER_TOTAL_S
     for display in sorted(callers):
         if time.monotonic() > deadline:
+            run.timed_out = True
             break  # the entries of modules not run keep the call sites the scanner found
         walker = _run_module(project, settings, display, entries)
         if walker is None:
             continue
+        run.timed_out |= walker.timed_out
         made: Calls = defaultdict(list)
         for key, site in walker.recorded:
             made[key].append(site)
@@ -87,8 +91,10 @@ def _run_module(project: Project, settings: DynamoSettings, display: str, entrie
         walker.block(list(parsed.module.body), act)
         for fn in _uncalled_runners(parsed.module.body, walker, display):
             walker.call(act.env.get(fn.name.value) or V.unknown(), [], {}, act, fn)
+    except TooComplex as exc:
+        walker.timed_out = exc.timed_out  # what ran before the walk stopped is still the program's first calls
     except WalkAborted:
-        pass  # what ran before the walk stopped is still the program's first calls
+        pass
     return walker
 
 

@@ -322,6 +322,11 @@ def _predict(project: Project, config: Config, prediction: Prediction, scanned: 
     seen: set[tuple[str, str]] = set()
     call_sites = _CallSites(project, facts)
     driven = _drive(project, config, specs, call_sites, facts)
+    if driven.timed_out:
+        prediction.cut_short = True
+        prediction.notifications.append(Notification(
+            "limit", "running the calling scripts abstractly took longer than the analyzer's budget: the compiled "
+            "calls they make after that point are not seen (recompiles may be missed)", Level.NOTE))
     specs += _discovered_specs(project, driven, specs, prediction)
     for spec in specs:
         if (spec.display, spec.qualname) in seen:

@@ -28,7 +28,7 @@ from vtlint.analyzer.summary import dotted, literal, positional_params
 from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.nn_module import parameters_of
-from vtlint.analyzer.variables.shapes import strides
+from vtlint.analyzer.variables.shapes import DATA_DEPENDENT, strides
 from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
 from vtlint.trace import Action, Event
@@ -367,6 +367,9 @@ def _tensor_mismatch(name: str, base: Value, current: Value) -> tuple[str, str] 
             continue
         if a.known and b.known and a.value != b.value:
             return f"tensor {name!r} size mismatch at index {i}. expected {a.value}, actual {b.value}", "size"
+        if DATA_DEPENDENT in a.attrs and DATA_DEPENDENT in b.attrs:  # the tokens an expert gets, a masked select
+            return f"tensor {name!r} size mismatch at index {i} (a size the data decides: another one each call)", \
+                "size"
         longer = b.attrs.get("at_least")  # grown by a concatenation: at least this long
         if a.known and not b.known and longer is not None and longer.known and longer.value > a.value:
             return f"tensor {name!r} size mismatch at index {i}. expected {a.value}, actual {longer.value} or more", \

@@ -50,7 +50,7 @@ from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.builtin import BUILTIN_NAMES
 from vtlint.analyzer.variables.config_text import PARSERS
-from vtlint.analyzer.variables.library import DATA_PTR, is_torch_nn_class
+from vtlint.analyzer.variables.library import DATA_PTR, UNSPECIALIZED, is_torch_nn_class
 from vtlint.analyzer.variables.lists import NONEMPTY, RangeVariable
 from vtlint.analyzer.variables.optimizer import REALIZED, base_method
 from vtlint.analyzer.variables.nn_module import parameters_of
@@ -232,6 +232,7 @@ class Walker:
         self.breaks = 0
         self.steps = 0
         self.deadline = time.monotonic() + budget_s
+        self.timed_out = False  # the budget ran out (a result that depends on the machine's speed)
         self.notes: list[str] = []
         self.local_funcs: dict[str, tuple[Parsed, cst.CSTNode, dict[str, Value], str | None]] = {}
         self.inlining: list[tuple[str, str]] = []
@@ -817,6 +818,8 @@ class Walker:
         elif isinstance(target, (cst.Tuple, cst.List)):
             elements = self.iterate(value, act, target)
             names = [e.value for e in target.elements]
+            if elements is None and value.kind in (V.TUPLE, V.LIST) and value.sample is not None:
+                elements = [value.sample] * len(names)  # `token_idx, slot = torch.where(mask)`: alike elements
             for i, sub in enumerate(names):
                 if isinstance(sub, cst.StarredElement):
                     self.assign(sub.value, V.unknown(), act)
@@ -1289,6 +1292,10 @@ class Walker:
             if self.eager and V.UNKNOWN not in (left.kind, right.kind):
                 shape = matmul(left, right) if op is operator.matmul else broadcast(left, right)
             return Value(V.TENSOR, items=shape, attrs={"requires_grad": flag} if flag is not None else {})
+        if left.kind == right.kind == V.CONST and (UNSPECIALIZED in left.attrs or UNSPECIALIZED in right.attrs):
+            self.graph_break(act, node, breaks.decide_unspecialized_arithmetic(in_root_frame=act.depth == 0),
+                             "arithmetic on a replayed number")
+            return V.unknown()
         if left.kind == right.kind == V.CONST:
             self.use(left, act, node)
             self.use(right, act, node)

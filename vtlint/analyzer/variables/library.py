@@ -16,6 +16,7 @@ from vtlint.analyzer.variables.config_text import PARSERS, parse_config_text
 from vtlint.analyzer.variables.data import DATASETS, LOADERS, dataset, loader
 from vtlint.analyzer.variables.dicts import dict_of
 from vtlint.analyzer.variables.optimizer import BASE as OPTIMIZER_BASE
+from vtlint.analyzer.variables.shapes import data_dependent
 from vtlint.analyzer.variables.optimizer import call_base
 from vtlint.analyzer.variables.tensor import (
     DTYPE_NAMES,
@@ -175,6 +176,11 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return _str_method(tx, name.removeprefix("str."), receiver, args, kwargs, act, node)
     if tx.eager and name == "dataclasses.replace" and args and args[0].kind == V.OBJECT and args[0].ref:
         return _replaced(tx, args[0], kwargs)
+    if breaks.is_replayed_random(name) and not tx.eager:
+        for value in args:
+            tx.use(value, act, node)
+        # replayed while tracing: a graph input, a tensor underneath (UnspecializedPythonVariable)
+        return Value(V.CONST, pytype="float" if name == "random.uniform" else "int", attrs={UNSPECIALIZED: V.const(True)})
     if name in MATH_FUNCTIONS and args and all(a.kind == V.CONST for a in args) and not kwargs:
         for value in args:
             tx.use(value, act, node)
@@ -206,6 +212,8 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
     else:
         tensors = any(a.kind == V.TENSOR for a in [*args, *kwargs.values()])
         decision = breaks.decide_function(name, tx.settings, tensor_args=tensors)
+    if decision.action == "graph-break" and tx.eager and (made := data_dependent(name, receiver, args)) is not None:
+        return made  # eager code: the indices the data picks, of a size only it knows
     if decision.action == "graph-break" and tx.eager and name.rpartition(".")[2] in SCALAR_READS:
         return Value(V.CONST, pytype=SCALAR_READS[name.rpartition(".")[2]], confidence="medium")  # eager `.item()`
     if decision.action == "graph-break":
@@ -261,6 +269,8 @@ def _torch_function(name: str) -> bool:
     last = name.rpartition(".")[2]
     return name.startswith("torch.") and not last[:1].isupper()
 
+
+UNSPECIALIZED = "unspecialized"  # attrs flag of a Python number Dynamo keeps as a graph input (a tensor)
 
 # Tensor metadata read as Python ints (`x.size(1)`, `x.dim()`, `x.numel()`)
 SIZE_READS = (".size", ".dim", ".numel", ".ndimension", ".nelement")

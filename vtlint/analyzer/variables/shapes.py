@@ -282,3 +282,31 @@ def concatenated(parts: list[Value], dim: Value) -> Sizes | None:
     shape[axis] = V.const(total) if not unknown else \
         Value(V.CONST, pytype="int", attrs={"at_least": V.const(total + unknown)})
     return shape
+
+
+DATA_DEPENDENT = "data_dependent"  # attrs flag of a size that depends on the tensor's data
+
+
+def data_dependent_size() -> Value:
+    """A size only the data decides (`torch.where(mask)`, `x[mask]`, `nonzero()`): it is another one at
+    almost every call, which fails a TENSOR_MATCH guard's static size."""
+    return Value(V.CONST, pytype="int", attrs={DATA_DEPENDENT: V.const(True)})
+
+
+def data_dependent(name: str, receiver: Value | None, args: list[Value]) -> Value | None:
+    """What eager code gets from an op whose output size depends on the data: `torch.where(mask)`
+    (one index tensor per dimension), `nonzero()`, `masked_select`, `unique`."""
+    method = name.rpartition(".")[2]
+    target = receiver if receiver is not None else (args[0] if args else None)
+    if target is None or target.kind != V.TENSOR:
+        return None
+    rank = len(target.items) if target.items is not None else None
+    if name == "torch.where" and len(args) == 1:
+        row = Value(V.TENSOR, items=[data_dependent_size()], pytype="int64")
+        return Value(V.TUPLE, items=[row] * rank) if rank is not None else Value(V.TUPLE, sample=row)
+    if method in ("nonzero", "argwhere"):
+        return Value(V.TENSOR, items=[data_dependent_size(), *([V.const(rank)] if rank is not None else [])],
+                     pytype="int64")
+    if method in ("masked_select", "unique"):
+        return Value(V.TENSOR, items=[data_dependent_size()], pytype=target.pytype)
+    return None

@@ -10,6 +10,7 @@ from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.shapes import (
     broadcast,
     concatenated,
+    data_dependent_size,
     dims,
     indexed,
     rearranged,
@@ -69,7 +70,8 @@ class TensorVariable(Value):
             decision = breaks.decide_boolean_mask(tx.settings)
             if decision.action == "graph-break":
                 tx.graph_break(act, node, decision, "boolean mask")  # the indexing runs eagerly
-                return Value(V.TENSOR)
+                rest = self.items[len(index.items):] if self.items is not None and index.items is not None else None
+                return tensor([data_dependent_size(), *rest] if rest is not None else None, self.pytype)
         tx.frame.graph_ops += 1
         if tx.eager and self.items:
             return tensor(indexed(self, index), self.pytype)
@@ -163,6 +165,8 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
                 and isinstance(args[0].value, int):
             at = args[0].value if args[0].value >= 0 else len(receiver.items) + 1 + args[0].value
             return tensor([*receiver.items[:at], V.const(1), *receiver.items[at:]], receiver.pytype)
+        if method in ("topk", "sort") or (method in ("max", "min") and (args or "dim" in kwargs)):
+            return _values_and_indices(method, receiver, args, kwargs)
         if method in _REARRANGING:  # a view whose strides the walk does not work out
             return Value(V.TENSOR, items=rearranged(method, receiver, args, kwargs), pytype=receiver.pytype,
                          attrs=dict(UNKNOWN_STRIDES))
@@ -209,9 +213,37 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
         return tensor(joined(args[0].items, dim), args[0].items[0].pytype)
     if name == "torch.eye" and args and args[0].kind == V.CONST:
         return tensor(dims(args[:2]) if len(args) > 1 else dims([args[0], args[0]]), explicit or "float32", grad)
+    if name == "torch.nn.functional.linear" and len(args) > 1 and args[0].items and args[1].items \
+            and len(args[1].items) == 2:
+        return tensor([*args[0].items[:-1], args[1].items[0]], args[0].pytype)  # (..., in) -> (..., out)
+    if name == "torch.nn.functional.embedding" and len(args) > 1 and args[0].items is not None and args[1].items \
+            and len(args[1].items) == 2:
+        return tensor([*args[0].items, args[1].items[1]], args[1].pytype)
+    if name in ("torch.topk", "torch.sort", "torch.max", "torch.min") and args and args[0].kind == V.TENSOR:
+        return _values_and_indices(name.rpartition(".")[2], args[0], args[1:], kwargs)
     if name == "torch.multinomial" and len(args) > 1 and args[0].items and args[1].known:
         return tensor([*args[0].items[:-1], args[1]], "int64")  # `num_samples` per row
     return Value(V.TENSOR)
+
+
+def _values_and_indices(op: str, x: Value, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """`torch.topk(x, k)`, `x.sort()`, `x.max(dim=1)`: a (values, indices) pair, sized as the op sizes it
+    (k along `dim` for topk, the same sizes for sort, `dim` reduced for max/min); `x.max()` is one tensor."""
+    if op in ("max", "min") and not args and "dim" not in kwargs:
+        return tensor([], x.pytype)
+    sizes = None
+    if x.items is not None:
+        if op == "topk":
+            k = args[0] if args else kwargs.get("k")
+            dim = args[1] if len(args) > 1 else kwargs.get("dim", V.const(-1))
+            if k is not None and dim.known and isinstance(dim.value, int) and x.items:
+                at = dim.value % len(x.items)
+                sizes = [*x.items[:at], k if k.kind == V.CONST else Value(V.CONST, pytype="int"), *x.items[at + 1:]]
+        elif op == "sort":
+            sizes = list(x.items)
+        else:
+            sizes = reduced(x, args, kwargs)
+    return Value(V.TUPLE, items=[tensor(sizes, x.pytype), tensor(sizes, "int64")])
 
 
 def grad_of(inputs: list[Value | None], grad_enabled: bool | None) -> Value | None:
