@@ -3398,4 +3398,27 @@ PROGRAMS: dict[str, str] = {
             for batch in batches(x, y, 32):
                 step(batch)
     ''',
+    "sampling_loop_over_timesteps": '''
+        import torch
+
+
+        class Denoiser(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = torch.nn.Linear(4, 4)
+
+            def forward(self, x, t):
+                if not torch.is_tensor(t):
+                    t = torch.full((x.shape[0],), t, dtype=torch.long)
+                return self.lin(x) * (t[:, None].float() / 100.0)
+
+
+        def run():
+            model = torch.compile(Denoiser(), dynamic=False)
+            timesteps = (torch.arange(4) * 25).flip(0)  # 75, 50, 25, 0
+            x = torch.randn(2, 4)
+            with torch.no_grad():
+                for t in timesteps.tolist():
+                    x = x - model(x, t)
+    ''',
 }

@@ -54,7 +54,7 @@ from vtlint.analyzer.variables.library import DATA_PTR, UNSPECIALIZED, is_torch_
 from vtlint.analyzer.variables.lists import NONEMPTY, RangeVariable
 from vtlint.analyzer.variables.optimizer import REALIZED, base_method
 from vtlint.analyzer.variables.nn_module import parameters_of
-from vtlint.analyzer.variables.shapes import broadcast, matmul, view, view_attrs
+from vtlint.analyzer.variables.shapes import broadcast, elementwise, matmul, view, view_attrs, with_values
 from vtlint.analyzer.variables.tensor import DTYPE_NAMES, grad_of
 from vtlint.analyzer.variables.user_defined import (
     DICT_STORAGE_METHODS,
@@ -1291,7 +1291,8 @@ class Walker:
             shape = None
             if self.eager and V.UNKNOWN not in (left.kind, right.kind):
                 shape = matmul(left, right) if op is operator.matmul else broadcast(left, right)
-            return Value(V.TENSOR, items=shape, attrs={"requires_grad": flag} if flag is not None else {})
+            made = Value(V.TENSOR, items=shape, attrs={"requires_grad": flag} if flag is not None else {})
+            return with_values(made, elementwise(op, left, right)) if self.eager and op is not None else made
         if left.kind == right.kind == V.CONST and (UNSPECIALIZED in left.attrs or UNSPECIALIZED in right.attrs):
             self.graph_break(act, node, breaks.decide_unspecialized_arithmetic(in_root_frame=act.depth == 0),
                              "arithmetic on a replayed number")

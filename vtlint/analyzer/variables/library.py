@@ -16,7 +16,7 @@ from vtlint.analyzer.variables.config_text import PARSERS, parse_config_text
 from vtlint.analyzer.variables.data import DATASETS, LOADERS, dataset, loader
 from vtlint.analyzer.variables.dicts import dict_of
 from vtlint.analyzer.variables.optimizer import BASE as OPTIMIZER_BASE
-from vtlint.analyzer.variables.shapes import data_dependent
+from vtlint.analyzer.variables.shapes import data_dependent, values_of
 from vtlint.analyzer.variables.optimizer import call_base
 from vtlint.analyzer.variables.tensor import (
     DTYPE_NAMES,
@@ -201,6 +201,9 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
     if tx.eager and name in PARSERS and args and args[0].kind == V.CONST and isinstance(args[0].value, str):
         return parse_config_text(name, args[0].value)
     if tx.eager and name == "Tensor.tolist" and receiver is not None and receiver.kind == V.TENSOR:
+        elements = values_of(receiver)
+        if elements is not None:  # `timesteps.tolist()` of a schedule eager code computed: the numbers
+            return Value(V.LIST, items=[V.const(e) for e in elements])
         # Python numbers, as many as the tensor holds: a loop over them passes a new one each time
         number = "float" if is_floating(receiver.pytype) else \
             "int" if (receiver.pytype or "").startswith(("int", "uint")) else "number"

@@ -310,3 +310,47 @@ def data_dependent(name: str, receiver: Value | None, args: list[Value]) -> Valu
     if method in ("masked_select", "unique"):
         return Value(V.TENSOR, items=[data_dependent_size()], pytype=target.pytype)
     return None
+
+
+VALUES = "values"  # attrs of a small 1-D tensor whose elements eager code computed (`torch.arange(4) * 25`)
+MAX_VALUES = 64
+
+
+def with_values(value: Value, elements: list[Any] | None) -> Value:
+    """`value`, remembering its elements (a schedule of timesteps a sampling loop goes over)."""
+    if elements is None or len(elements) > MAX_VALUES:
+        return value
+    return value.with_(attrs={**value.attrs, VALUES: V.const(tuple(elements))})
+
+
+def values_of(value: Value) -> list[Any] | None:
+    found = value.attrs.get(VALUES) if value.kind == V.TENSOR else None
+    return list(found.value) if found is not None and found.known else None
+
+
+def arange(args: list[Value]) -> list[Any] | None:
+    bounds = [a.value for a in args[:3]]
+    return list(range(*bounds)) if all(isinstance(b, int) for b in bounds) and len(range(*bounds)) <= MAX_VALUES \
+        else None
+
+
+def linspace(args: list[Value]) -> list[Any] | None:
+    if len(args) < 3 or not all(a.known and isinstance(a.value, (int, float)) for a in args[:3]):
+        return None
+    start, end, steps = args[0].value, args[1].value, args[2].value
+    if not isinstance(steps, int) or not 0 < steps <= MAX_VALUES:
+        return None
+    return [start + (end - start) * i / (steps - 1) if steps > 1 else start for i in range(steps)]
+
+
+def elementwise(op: Any, left: Value, right: Value) -> list[Any] | None:
+    """A tensor's known elements combined with a Python number (`ts * ratio`, `T - 1 - ts`)."""
+    lvals, rvals = values_of(left), values_of(right)
+    try:
+        if lvals is not None and right.kind == V.CONST and right.known:
+            return [op(v, right.value) for v in lvals]
+        if rvals is not None and left.kind == V.CONST and left.known:
+            return [op(left.value, v) for v in rvals]
+    except Exception:  # noqa: BLE001 - what Python would raise on these numbers: not known
+        return None
+    return None

@@ -10,14 +10,18 @@ from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.shapes import (
     broadcast,
     concatenated,
+    arange,
     data_dependent_size,
     dims,
     indexed,
     rearranged,
     reduced,
     reshaped,
+    linspace,
     stacked,
     UNKNOWN_STRIDES,
+    values_of,
+    with_values,
 )
 
 if TYPE_CHECKING:
@@ -147,7 +151,12 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
     method = name.removeprefix("Tensor.")
     if receiver is not None and receiver.kind == V.TENSOR:
         if method in _CONVERSIONS:
-            return receiver.with_(pytype=_CONVERSIONS[method], attrs=dict(receiver.attrs), source=None, read_at=None)
+            converted = receiver.with_(pytype=_CONVERSIONS[method], attrs=dict(receiver.attrs), source=None,
+                                       read_at=None)
+            elements = values_of(receiver)
+            if elements is not None and method in ("long", "int"):
+                return with_values(converted, [int(v) for v in elements])  # truncated, as torch does
+            return converted
         if method == "to" and args and dtype_of(args[0]):
             return receiver.with_(pytype=dtype_of(args[0]), attrs=dict(receiver.attrs), source=None, read_at=None)
         if method == "detach":
@@ -155,6 +164,8 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
         if method in ("clone", "contiguous", "cpu", "cuda"):
             kept = {k: v for k, v in receiver.attrs.items() if k == "requires_grad"}
             return receiver.with_(attrs=kept, source=None, read_at=None)
+        if method == "flip" and (elements := values_of(receiver)) is not None:
+            return with_values(tensor(receiver.items, receiver.pytype), elements[::-1])
         if method in _ELEMENTWISE_METHODS:
             return tensor(receiver.items, receiver.pytype)
         if method in ("view", "reshape"):
@@ -184,7 +195,7 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
     if name == "torch.where" and len(args) == 3:  # the chosen values' sizes (a mask broadcasts against them)
         return tensor(broadcast(args[1], args[2]), args[1].pytype or args[2].pytype)
     if name == "torch.linspace" and len(args) > 2 and args[2].known and isinstance(args[2].value, int):
-        return tensor([args[2]], explicit or "float32", grad)
+        return with_values(tensor([args[2]], explicit or "float32", grad), linspace(args))
     if name == "torch.meshgrid" and args and all(a.kind == V.TENSOR and a.items and len(a.items) == 1 for a in args):
         grid = [a.items[0] for a in args]  # type: ignore[index]
         indexing = kwargs.get("indexing")
@@ -195,7 +206,8 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
         return tensor(dims(args[:1]), explicit or "int64", grad)
     if name == "torch.arange" and args and all(a.kind == V.CONST and a.known and isinstance(a.value, int)
                                                for a in args[:3]):
-        return tensor([V.const(len(range(*[a.value for a in args[:3]])))], explicit or "int64", grad)
+        made = tensor([V.const(len(range(*[a.value for a in args[:3]])))], explicit or "int64", grad)
+        return with_values(made, arange(args))
     if name == "torch.randint" and args:
         size = kwargs.get("size") or args[-1]
         return tensor(dims([size]) if size.kind in (V.LIST, V.TUPLE) else None, explicit or "int64", grad)
