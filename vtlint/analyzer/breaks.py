@@ -60,6 +60,8 @@ class Decision:
     confidence: str = "high"
     skips_frame: bool = False  # Dynamo gives up on the whole frame (runs it eagerly), as after a break in a loop
     also: tuple[str, ...] = ()  # Gb_types torch reports next at the same line (the with-block it cannot resume)
+    # a break Dynamo "cannot resume from": it compiles the graph up to it and runs the rest of the frame eagerly
+    partial: bool = False
 
     @property
     def breaks(self) -> bool:
@@ -172,8 +174,9 @@ def snapshot_notifications() -> list[Notification]:
 
 
 def _break(gb_type: str, vt: str, reason: str, confidence: str = "high", *, skips_frame: bool = False,
-           also: tuple[str, ...] = ()) -> Decision:
-    return Decision(GRAPH_BREAK, vt, registry().id_of(gb_type), gb_type, reason, confidence, skips_frame, also)
+           also: tuple[str, ...] = (), partial: bool = False) -> Decision:
+    return Decision(GRAPH_BREAK, vt, registry().id_of(gb_type), gb_type, reason, confidence, skips_frame, also,
+                    partial)
 
 
 # ---------------------------------------------------------------- builtins
@@ -264,12 +267,14 @@ def is_disabled_decorator(qualname: str) -> bool:
 
 def decide_rnn_module(settings: DynamoSettings, *, in_root_frame: bool) -> Decision | None:
     """An nn.RNN / GRU / LSTM module in the traced code: Dynamo will not wrap it (GB0014) unless
-    `torch._dynamo.config.allow_rnn` is set. In the compiled frame itself the frame is skipped
-    (measured: 0 graphs); reached through an inlined call, the caller breaks at that call."""
+    `torch._dynamo.config.allow_rnn` is set. In the compiled frame itself it cannot resume after it:
+    the graph up to the call is compiled (if it has ops: measured, 1 graph after a Linear, 0 before
+    anything), the rest of the frame runs eagerly; reached through an inlined call, the caller breaks
+    at that call."""
     if settings.allow_rnn:
         return None
     return _break(RNN_MODULE, "NNModuleVariable", "Dynamo does not trace RNN, GRU or LSTM modules "
-                  "(torch._dynamo.config.allow_rnn=False): the call runs eagerly", skips_frame=in_root_frame)
+                  "(torch._dynamo.config.allow_rnn=False): the call runs eagerly", partial=in_root_frame)
 
 
 def is_skipping_decorator(qualname: str) -> bool:

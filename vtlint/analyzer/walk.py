@@ -122,6 +122,10 @@ class _FrameSkipped(Exception):
     """A break inside a loop: Dynamo gives up on the whole frame."""
 
 
+class _PartialGraph(Exception):
+    """A break Dynamo cannot resume from: the graph so far is compiled, the rest runs eagerly."""
+
+
 class _EagerTooLong(Exception):
     """Eager code (an object's construction, a script) went past its own step budget."""
 
@@ -138,8 +142,8 @@ class _Raised(Exception):
 
 
 # Every way a walk of some code can end early; eager code (an `__init__`, a script) stops there.
-WalkAborted = (_Return, _LoopBreak, _LoopContinue, _InlinedBreak, _FrameSkipped, _GuessedBreak, _Raised, _EagerTooLong,
-               TooComplex)
+WalkAborted = (_Return, _LoopBreak, _LoopContinue, _InlinedBreak, _FrameSkipped, _PartialGraph, _GuessedBreak, _Raised,
+               _EagerTooLong, TooComplex)
 
 
 @dataclass
@@ -150,6 +154,7 @@ class Frame:
     guarded: set[tuple[str, Source]] = field(default_factory=set)
     specialized: set[Source] = field(default_factory=set)  # floats an op took as Python scalars
     graph_ops: int = 0
+    resumable_ops: int = 0  # graph ops at the start of the root statement being walked (a resumable state)
 
 
 @dataclass
@@ -331,13 +336,16 @@ class Walker:
         in_loop = act.loops > 0 if act.depth == 0 else bool(act.chain) and act.chain[0].message.startswith("in a loop")
         detail: dict[str, Any] = {"reason": decision.reason, "what": what}
         skipped = in_loop or decision.skips_frame or self.in_try > 0
-        if act.depth == 0 and not skipped:
+        partial = decision.partial and act.depth == 0 and not skipped
+        if act.depth == 0 and not skipped and not partial:
             line = act.parsed.line(node)
             detail["resume"] = f"torch_dynamo_resume_in_{self.fn_name}_at_{line}"
         if in_loop:
             detail["in_loop"] = True
         if skipped:
             detail["frame_skipped"] = True
+        if partial:
+            detail["partial_graph"] = True
         if self.settings.fullgraph:
             detail["fullgraph"] = True
         confidence = decision.confidence
@@ -355,6 +363,8 @@ class Walker:
         self.breaks += 1 + len(decision.also)
         if skipped:
             raise _FrameSkipped
+        if partial:
+            raise _PartialGraph
         if act.depth > 0:
             raise _InlinedBreak
         self._resume(act, node)
@@ -421,6 +431,9 @@ class Walker:
             self.events = [e for e in self.events if e.action is Action.GRAPH_BREAK]
             # the frame runs eagerly: each project function it calls is a frame Dynamo compiles
             self.callee_frames = [*self.callee_frames, *self._calls_run_eagerly(act, body, initial)]
+        except _PartialGraph:
+            # compiled up to the previous resumable state (the start of the statement that broke)
+            self.frame.graph_ops = self.frame.resumable_ops
         except (_LoopBreak, _LoopContinue, _InlinedBreak, _GuessedBreak):
             pass
         # a frame whose trace put no tensor op in its graph compiles no graph (explain counts 0)
@@ -450,6 +463,8 @@ class Walker:
 
     def statement(self, stmt: cst.BaseStatement, act: Act) -> None:
         self.tick()
+        if act.depth == 0:
+            self.frame.resumable_ops = self.frame.graph_ops
         # a break inside an inlined call resumes where the root frame made that call (call_user)
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:

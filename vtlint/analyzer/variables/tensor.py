@@ -214,11 +214,15 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
     if name in _SAME_SHAPE and args and args[0].kind == V.TENSOR:
         return tensor(args[0].items, explicit or args[0].pytype, args[0].attrs.get("requires_grad"))
     if name == "torch.tensor" and args and args[0].kind in (V.LIST, V.TUPLE) and args[0].items is not None:
-        values = args[0].items
-        if all(v.kind == V.CONST and v.known and type(v.value) in (int, float, bool) for v in values):
-            kinds = {type(v.value) for v in values}
+        nested = _nested(args[0])
+        if nested is not None:  # `torch.tensor([list(prompt_ids)])`: the sizes of the nested lists
+            sizes, kinds = nested
             kind = "float32" if float in kinds else "bool" if kinds == {bool} else "int64"
-            return tensor([V.const(len(values))], explicit or kind, grad)
+            made = tensor([V.const(n) for n in sizes], explicit or kind, grad)
+            flat = args[0].items
+            if len(sizes) == 1 and all(v.known for v in flat):
+                made = with_values(made, [v.value for v in flat])
+            return made
     if name in ("torch.cat", "torch.stack") and args and args[0].kind in (V.LIST, V.TUPLE) and args[0].items:
         dim = kwargs.get("dim") or (args[1] if len(args) > 1 else V.const(0))
         joined = concatenated if name == "torch.cat" else stacked
@@ -236,6 +240,19 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
     if name == "torch.multinomial" and len(args) > 1 and args[0].items and args[1].known:
         return tensor([*args[0].items[:-1], args[1]], "int64")  # `num_samples` per row
     return Value(V.TENSOR)
+
+
+def _nested(value: Value, depth: int = 0) -> tuple[list[int], set[type]] | None:
+    """The sizes of a (nested) list of Python numbers, and their types; None when ragged or unknown."""
+    if value.kind == V.CONST:
+        return ([], {type(value.value)}) if value.known and type(value.value) in (int, float, bool) else None
+    if value.kind not in (V.LIST, V.TUPLE) or value.items is None or depth > 4:
+        return None
+    parts = [_nested(item, depth + 1) for item in value.items]
+    if any(p is None for p in parts) or len({tuple(p[0]) for p in parts if p is not None}) > 1:
+        return None
+    inner = parts[0][0] if parts and parts[0] is not None else []
+    return [len(value.items), *inner], set().union(*(p[1] for p in parts if p is not None))
 
 
 def _values_and_indices(op: str, x: Value, args: list[Value], kwargs: dict[str, Value]) -> Value:
