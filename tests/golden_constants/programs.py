@@ -3421,4 +3421,29 @@ PROGRAMS: dict[str, str] = {
                 for t in timesteps.tolist():
                     x = x - model(x, t)
     ''',
+    "loss_scale_grows_after_finite_steps": '''
+        import torch
+
+
+        @torch.compile
+        def scaled_loss(x, scale):
+            return (x * x).sum() * scale
+
+
+        def run():
+            w = torch.randn(4, requires_grad=True)
+            scale, good = 1024.0, 0
+            for step in range(4):
+                loss = scaled_loss(w, scale)
+                loss.backward()
+                norm = torch.nn.utils.clip_grad_norm_([w], 1.0)
+                if not torch.isfinite(norm):  # an overflow: rare, the healthy path is the run's
+                    scale /= 2.0
+                    good = 0
+                    continue
+                good += 1
+                if good % 2 == 0:
+                    scale *= 2.0
+                w.grad = None
+    ''',
 }

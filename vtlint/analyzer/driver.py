@@ -27,8 +27,11 @@ from vtlint.analyzer.index import Project
 from vtlint.analyzer.walk import MODULE_FRAME, Act, TooComplex, Walker, WalkAborted
 from vtlint.config import DynamoSettings
 
-DRIVER_BUDGET_S = 5.0  # seconds of abstract execution per calling module
-DRIVER_TOTAL_S = 20.0  # ... and for all of them
+# Wall-clock safety nets of the eager run, per calling module and for all of them: well above what the
+# step budget (MAX_EAGER_STEPS) takes, so that the calls a script makes do not depend on the machine's
+# speed or load (a run cut short by the clock is not cached, and says so)
+DRIVER_BUDGET_S = 15.0
+DRIVER_TOTAL_S = 45.0
 MAX_RUNNERS = 3  # argument-free functions nobody calls, run as a program's entry points
 
 Key = tuple[str, str]  # (display, qualname) of a compiled entry

@@ -55,7 +55,7 @@ from vtlint.analyzer.variables.lists import NONEMPTY, RangeVariable
 from vtlint.analyzer.variables.optimizer import REALIZED, base_method
 from vtlint.analyzer.variables.nn_module import parameters_of
 from vtlint.analyzer.variables.shapes import broadcast, elementwise, matmul, view, view_attrs, with_values
-from vtlint.analyzer.variables.tensor import DTYPE_NAMES, grad_of
+from vtlint.analyzer.variables.tensor import DTYPE_NAMES, HEALTHY, grad_of
 from vtlint.analyzer.variables.user_defined import (
     DICT_STORAGE_METHODS,
     MODULE_METHODS,
@@ -1076,7 +1076,8 @@ class Walker:
     def e_UnaryOperation(self, node: cst.UnaryOperation, act: Act) -> Value:
         value = self.expr(node.expression, act)
         if isinstance(node.operator, cst.Not):
-            taken = self.truth(value, act, node, "not-if") if value.kind != V.TENSOR else None
+            checked = value.kind != V.TENSOR or (self.eager and HEALTHY in value.attrs)  # `not torch.isfinite(n)`
+            taken = self.truth(value, act, node, "not-if") if checked else None
             return _weakest(V.const(not taken), value) if taken is not None else Value(V.CONST, pytype="bool")
         if value.kind == V.TENSOR:
             return value

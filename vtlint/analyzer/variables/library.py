@@ -128,7 +128,7 @@ class LibraryVariable(Value):
         if self.ref in DATASETS and tx.eager:
             return dataset(args)
         if self.ref in LOADERS and tx.eager:
-            return loader(args, kwargs)
+            return loader(tx, args, kwargs, act, node)
         return call_library(tx, self, args, kwargs, act, node)
 
 

@@ -42,6 +42,8 @@ class TensorVariable(Value):
     tracks = (V.TENSOR,)
 
     def truth(self, tx: Walker, act: Act, node: cst.CSTNode, construct: str) -> bool | None:
+        if tx.eager and (healthy := self.attrs.get(HEALTHY)) is not None:
+            return bool(healthy.value)  # `if not torch.isfinite(grad_norm):` in the script: the healthy path
         decision = breaks.decide_branch(construct, tx.settings)
         if decision.action == "graph-break":
             tx.graph_break(act, node, decision, f"{construct} on a tensor")
@@ -141,15 +143,27 @@ def is_floating(dtype: str | None) -> bool | None:
     return dtype.startswith(("float", "bfloat")) if dtype else None
 
 
-def tensor(shape: list[Value] | None, dtype: str | None, requires_grad: Value | None = None) -> Value:
-    attrs = {"requires_grad": requires_grad} if requires_grad is not None else {}
-    return Value(V.TENSOR, items=shape, pytype=dtype, attrs=attrs)
+def tensor(shape: list[Value] | None, dtype: str | None, requires_grad: Value | None = None,
+           attrs: dict[str, Value] | None = None) -> Value:
+    kept = {"requires_grad": requires_grad} if requires_grad is not None else {}
+    return Value(V.TENSOR, items=shape, pytype=dtype, attrs={**kept, **(attrs or {})})
+
+
+# Numeric health checks, and the answer eager code is taken to get (finite losses, no NaNs): the
+# path a run takes but for a rare overflow, which a loss-scale schedule counts on
+_HEALTH_CHECKS = {"torch.isfinite": True, "torch.isnan": False, "torch.isinf": False}
+HEALTHY = "healthy"
 
 
 def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Value | None) -> Value:
     """The tensor a torch function or Tensor method returns, with the metadata the walk can know."""
     method = name.removeprefix("Tensor.")
+    if name in _HEALTH_CHECKS or (receiver is not None and f"torch.{method}" in _HEALTH_CHECKS):
+        return tensor((receiver or (args[0] if args else V.unknown())).items, "bool",
+                      attrs={HEALTHY: V.const(_HEALTH_CHECKS[name if name in _HEALTH_CHECKS else f"torch.{method}"])})
     if receiver is not None and receiver.kind == V.TENSOR:
+        if method in ("all", "any") and HEALTHY in receiver.attrs:
+            return tensor([], "bool", attrs={HEALTHY: receiver.attrs[HEALTHY]})
         if method in _CONVERSIONS:
             converted = receiver.with_(pytype=_CONVERSIONS[method], attrs=dict(receiver.attrs), source=None,
                                        read_at=None)
