@@ -5,6 +5,7 @@ and the parsed trees with positions of the modules the walk enters."""
 from __future__ import annotations
 
 import ast
+import functools
 import sys
 import sysconfig
 from dataclasses import dataclass
@@ -113,6 +114,28 @@ def _library_roots() -> list[Path]:
     return roots
 
 
+@functools.lru_cache(maxsize=8192)
+def _library_file(roots: tuple[tuple[str, int], ...], parts: tuple[str, ...]) -> Path | None:
+    """Where an installed module's source is (`roots`: each site-packages folder and its mtime, so an
+    install while the language server runs is seen); kept per process, as every analysis asks again."""
+    for root, _ in roots:
+        base = Path(root).joinpath(*parts)
+        for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+            if candidate.is_file():
+                return candidate
+    return None
+
+
+def _roots_key(roots: list[Path]) -> tuple[tuple[str, int], ...]:
+    key = []
+    for root in roots:
+        try:
+            key.append((str(root), root.stat().st_mtime_ns))
+        except OSError:
+            continue
+    return tuple(key)
+
+
 class Project:
     def __init__(self, summaries: list[ModuleSummary], texts: dict[str, str], chunks: ChunkCache | None = None,
                  edited: frozenset[str] | set[str] = frozenset()) -> None:
@@ -132,6 +155,7 @@ class Project:
         self._mros: dict[tuple[str, str], list[tuple[ModuleSummary, ClassSummary]]] = {}
         self.library_displays: set[str] = set()
         self.library_roots = _library_roots()
+        self._roots_key = _roots_key(self.library_roots)
 
     def parsed(self, display: str) -> Parsed | None:
         if display not in self._parsed:
@@ -186,14 +210,8 @@ class Project:
         from_torch = any(name == p or name.startswith(p + ".") for p in READ_FROM_TORCH) and name not in _TORCH_BASES
         if not parts or (parts[0] in NOT_INLINED_ROOTS and not from_torch) or parts[0] in sys.stdlib_module_names:
             return None
-        found: ModuleSummary | None = None
-        for root in self.library_roots:
-            for candidate in (root.joinpath(*parts).with_suffix(".py"), root.joinpath(*parts, "__init__.py")):
-                if candidate.is_file():
-                    found = self._load_library(candidate, name)
-                    break
-            if found:
-                break
+        path = _library_file(self._roots_key, tuple(parts))
+        found = self._load_library(path, name) if path is not None else None
         self._library[name] = found
         return found
 

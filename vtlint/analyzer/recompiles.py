@@ -641,9 +641,10 @@ def _mutated_globals(project: Project, spec: EntrySpec, wrap: Event, kind: str, 
     if wanted is None:
         return []
     out: list[Event] = []
+    last = (attrs or [root])[-1].rpartition(".")[2]
     for mutation in mutations:
-        if mutation.target.startswith("self."):
-            continue
+        if mutation.target.startswith("self.") or mutation.target.rpartition(".")[2] != last:
+            continue  # (the name assigned must be the one read: checked before resolving it)
         found = project.split(mutation.target)
         if found is None or (found[0].display, found[1]) != (wanted[0].display, wanted[1]):
             continue
