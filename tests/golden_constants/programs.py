@@ -3446,4 +3446,117 @@ PROGRAMS: dict[str, str] = {
                     scale *= 2.0
                 w.grad = None
     ''',
+    "number_read_from_data_each_fold": '''
+        import torch
+
+
+        @torch.compile
+        def weighted_bce(logits, targets, pos_weight):
+            weight = 1.0 + (pos_weight - 1.0) * targets
+            return torch.nn.functional.binary_cross_entropy_with_logits(logits, targets, weight=weight)
+
+
+        def run():
+            g = torch.Generator().manual_seed(0)
+            for fold in range(3):
+                y = (torch.rand(32, generator=g) < 0.3 + 0.1 * fold).float()
+                p = y.mean().item()  # read from the data: another number each fold
+                weighted_bce(torch.randn(32), y, (1 - p) / p)
+    ''',
+    "random_choice_per_step": '''
+        import random
+
+        import torch
+
+
+        @torch.compile
+        def f(x, chunk):
+            return x[:, :chunk].sum()
+
+
+        def run():
+            rng = random.Random(0)
+            for step in range(4):
+                f(torch.randn(2, 32), rng.choice([8, 16, 32]))
+    ''',
+    "frozen_reference_passed_where_the_policy_was": '''
+        import copy
+
+        import torch
+
+
+        class Policy(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.body = torch.nn.Linear(4, 4)
+                self.head = torch.nn.Linear(4, 2)
+
+            def forward(self, x):
+                return self.head(torch.relu(self.body(x)))
+
+
+        @torch.compile
+        def logprobs(model, x):
+            return torch.log_softmax(model(x), dim=-1)
+
+
+        def run():
+            policy = Policy()
+            reference = copy.deepcopy(policy).eval().requires_grad_(False)
+            x = torch.randn(3, 4)
+            logprobs(policy, x)
+            with torch.no_grad():
+                logprobs(reference, x)
+    ''',
+    "registry_dict_of_lambdas": '''
+        import torch
+
+
+        class RMSNorm(torch.nn.Module):
+            def __init__(self, dim, eps=1e-6):
+                super().__init__()
+                self.eps = eps
+                self.weight = torch.nn.Parameter(torch.ones(dim))
+
+            def forward(self, x):
+                return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
+
+
+        NORMS = {
+            "rms": lambda dim, eps: RMSNorm(dim, eps),
+            "layer": lambda dim, eps: torch.nn.LayerNorm(dim, eps=eps),
+        }
+
+
+        class Block(torch.nn.Module):
+            def __init__(self, kind):
+                super().__init__()
+                self.norm = NORMS[kind](4, 1e-5)
+                self.lin = torch.nn.Linear(4, 4)
+
+            def forward(self, x):
+                return self.lin(self.norm(x))
+
+
+        def run():
+            torch.compile(Block("rms"))(torch.randn(2, 4))
+    ''',
+    "moduledict_indexed_by_names_list": '''
+        import torch
+
+
+        class Tokenizer(torch.nn.Module):
+            def __init__(self, cardinalities):
+                super().__init__()
+                self.names = list(cardinalities)
+                self.embeddings = torch.nn.ModuleDict({n: torch.nn.Embedding(c, 4) for n, c in cardinalities.items()})
+
+            def forward(self, x_cat):
+                return torch.stack([self.embeddings[name](x_cat[:, i]) for i, name in enumerate(self.names)], dim=1)
+
+
+        def run():
+            tok = torch.compile(Tokenizer({"region": 5, "plan": 3}))
+            tok(torch.zeros(2, 2, dtype=torch.long))
+    ''',
 }

@@ -97,8 +97,12 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
                              lambda e: e.location)
         out += [e for i, name in enumerate(params)
                 if (e := _function_change(frame, calls, name, i, settings, entry)) is not None]
-        if receiver is not None:
-            frozen = _requires_grad_change(frame, calls, receiver, entry, parsed, fn)
+        # the module the method is bound to, and modules passed as arguments (`logprobs(policy, ...)`, then
+        # `logprobs(reference, ...)` whose parameters are frozen)
+        modules = [(receiver, lambda site, r=receiver: site.kwargs.get(r))] if receiver is not None else []
+        modules += [(p, functools.partial(_argument, index=i, name=p, default=None)) for i, p in enumerate(params)]
+        for name, pick in modules:
+            frozen = _requires_grad_change(frame, calls, name, entry, parsed, fn, pick)
             out += [frozen] if frozen is not None else []
         grad = _grad_mode_change(frame, calls, entry)
         if grad is not None:  # checked first (the guard tree's root): it is the recompile torch reports there
@@ -169,20 +173,20 @@ def _grad_mode_change(frame: Event, calls: list[Site], entry: str) -> Event | No
 
 
 def _requires_grad_change(frame: Event, calls: list[Site], receiver: str, entry: str, parsed: Parsed,
-                          fn: cst.FunctionDef) -> Event | None:
-    """Parameters frozen or unfrozen between two calls (`p.requires_grad_(epoch > 0)`): each
-    parameter's TENSOR_MATCH checks requires_grad, so the call after the change recompiles."""
-    first = calls[0].kwargs.get(receiver)
+                          fn: cst.FunctionDef, pick: Callable[[Site], Value | None]) -> Event | None:
+    """Parameters frozen or unfrozen between two calls (`p.requires_grad_(epoch > 0)`, a frozen
+    reference model passed where the policy was): each parameter's TENSOR_MATCH checks requires_grad,
+    so the call after the change recompiles."""
+    first = pick(calls[0])
     if first is None or first.kind != V.NN_MODULE:
         return None
     base = _requires_grad_by_source(first, receiver)
     for site in calls[1:]:
-        module = site.kwargs.get(receiver)
+        module = pick(site)
         if module is None or module.kind != V.NN_MODULE:
             continue
         now = _requires_grad_by_source(module, receiver)
-        changed = sorted((source for source, flag in now.items() if base.get(source, flag) != flag),
-                         key=lambda source: (len(source), source))
+        changed = sorted((source for source, flag in now.items() if base.get(source, flag) != flag), key=_source_order)
         if not changed:
             continue
         also = f" ({len(changed) - 1} more parameters change with it)" if len(changed) > 1 else ""
@@ -254,7 +258,10 @@ def _guard_order(event: Event) -> tuple[Any, ...]:
     of several guards failing at one call torch reports the one whose path, at the first step where
     they part, is the shorter (`L['b']` before `L['x']`, `L['top_k']` before `L['temperature']`,
     `L['self'].body.mlp.fc.enabled` before `L['self'].body.proj.enabled`: measured)."""
-    source = event.source or ""
+    return _source_order(event.source or "")
+
+
+def _source_order(source: str) -> tuple[Any, ...]:
     root = _ROOT.match(source)
     head = root.group(0) if root else source
     steps, prefix = [(len(head), head)], head
@@ -447,6 +454,9 @@ def _differs(base: Value, current: Value) -> bool:
         return base.value != current.value or type(base.value) is not type(current.value)
     if base.kind == current.kind == V.ENUM and base.known and current.known:
         return base.value != current.value  # ID_MATCH on the member
+    stamps = [v.attrs.get(V.DATUM) for v in (base, current)]
+    if base.kind == current.kind == V.CONST and stamps[0] is not None and stamps[1] is not None:
+        return stamps[0].value != stamps[1].value  # numbers read from data at two reads: two numbers
     none = [v.kind == V.CONST and v.known and v.value is None for v in (base, current)]
     # NONE_MATCH fails for a tensor; a value guard fails for None
     return none[0] != none[1] and current.kind != V.UNKNOWN and base.kind != V.UNKNOWN

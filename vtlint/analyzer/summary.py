@@ -444,4 +444,18 @@ def has_effects(stmt: cst.BaseStatement, imports: dict[str, str]) -> bool:
             return True
         if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Subscript) for t in small.targets):
             return True
+        if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None \
+                and _computed(small.value):
+            return True  # a value the summary cannot hold as written: run at import, as Python does
+    return False
+
+
+def _computed(node: cst.BaseExpression) -> bool:
+    """`NORMS = {"rms": lambda d, e: RMSNorm(d, e)}`, `SCALE = 1 / math.sqrt(64)`: a module-level value
+    made of lambdas or arithmetic (a lone lambda is summarized as the function it is)."""
+    if isinstance(node, cst.BinaryOperation):
+        return True
+    if isinstance(node, (cst.Dict, cst.List, cst.Tuple)):
+        values = [e.value for e in node.elements if isinstance(e, (cst.DictElement, cst.Element))]
+        return any(isinstance(v, cst.Lambda) or _computed(v) for v in values)
     return False

@@ -11,6 +11,7 @@ shipped between processes."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -161,6 +162,25 @@ def origins(*values: Value) -> tuple[Source, ...]:
     for value in values:
         found += [value.source] if value.source is not None else list(value.origins)
     return tuple(dict.fromkeys(found))
+
+
+DATUM = "datum"  # attrs of a number eager code read from a tensor's data (`loss.item()`): its stamp
+_data = itertools.count()
+
+
+def datum(pytype: str) -> Value:
+    """A number read from data (`y.mean().item()`, `float(t)`): unknown, and another one each time it is
+    read (two reads of changing data are two numbers), told apart by a stamp."""
+    return Value(CONST, pytype=pytype, confidence="medium", attrs={DATUM: const(f"d{next(_data)}")})
+
+
+def derived(op: Any, *operands: Value) -> dict[str, Value]:
+    """The stamp of a number computed from data (`(1 - p) / p`): the same inputs, the same number."""
+    stamps = [o.attrs[DATUM].value for o in operands if DATUM in o.attrs]
+    if not stamps:
+        return {}
+    shown = ",".join(str(o.attrs[DATUM].value) if DATUM in o.attrs else repr(o.value) for o in operands)
+    return {DATUM: const(f"{getattr(op, '__name__', op)}({shown})")}
 
 
 def unknown(confidence: str = "low") -> Value:

@@ -1321,7 +1321,8 @@ class Walker:
                 return _weakest(V.compute(op, left.value, right.value), left, right).with_(origins=origins)
             if (absorbed := _absorbing(op, left, right)) is not None:
                 return _weakest(V.const(absorbed), left, right)
-            return Value(V.CONST, pytype=_result_type(left.pytype, right.pytype), origins=origins)
+            return Value(V.CONST, pytype=_result_type(left.pytype, right.pytype), origins=origins,
+                         attrs=V.derived(op, left, right))
         absorbed = _absorbing(op, left, right)
         if absorbed is not None:
             for side in (left, right):
@@ -1797,7 +1798,9 @@ class Walker:
             env[positional[0].name.value] = func.bound_self
             positional = positional[1:]
         defaults = [p for p in positional if p.default is not None]
-        holder = func.source  # the function object the defaults are read from
+        # the function object the defaults are read from (not torch's own: `MultiheadAttention.forward`'s
+        # `need_weights=True` is no value of the user's, and the runtime leaves it out too)
+        holder = func.source if not parsed.summary.module.startswith("torch.") else None
         used_default = False
         for param in positional:
             name = param.name.value

@@ -45,7 +45,7 @@ class BuiltinVariable(Value):
         name = self.ref or ""
         tensors = any(a.kind == V.TENSOR for a in [*args, *kwargs.values()])
         if tx.eager and name in ("int", "float", "bool") and args and args[0].kind == V.TENSOR:
-            return Value(V.CONST, pytype=name)  # eager `float(t)`: a Python number of unknown value
+            return V.datum(name)  # eager `float(t)`: a Python number read from the tensor's data
         decision = breaks.decide_builtin(name, tx.settings, tensor_args=tensors)
         if decision.action == "graph-break":
             tx.graph_break(act, node, decision, name)

@@ -176,6 +176,11 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return _str_method(tx, name.removeprefix("str."), receiver, args, kwargs, act, node)
     if tx.eager and name == "dataclasses.replace" and args and args[0].kind == V.OBJECT and args[0].ref:
         return _replaced(tx, args[0], kwargs)
+    if tx.eager and name in EAGER_RANDOM:
+        # the script's own random numbers (a chunk size drawn per step): another one at every call
+        picked = args[0].items if name.endswith(".choice") and args and args[0].items else None
+        types = {i.pytype for i in picked} if picked else {EAGER_RANDOM[name]}
+        return V.datum(types.pop() if len(types) == 1 else "number")
     if breaks.is_replayed_random(name) and not tx.eager:
         for value in args:
             tx.use(value, act, node)
@@ -218,7 +223,9 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
     if decision.action == "graph-break" and tx.eager and (made := data_dependent(name, receiver, args)) is not None:
         return made  # eager code: the indices the data picks, of a size only it knows
     if decision.action == "graph-break" and tx.eager and name.rpartition(".")[2] in SCALAR_READS:
-        return Value(V.CONST, pytype=SCALAR_READS[name.rpartition(".")[2]], confidence="medium")  # eager `.item()`
+        return V.datum(SCALAR_READS[name.rpartition(".")[2]])  # eager `.item()`: a number read from data
+    if decision.action == "graph-break" and tx.eager:
+        return instance_of(name, receiver)  # the script just calls it: an object of its type (`random.Random()`)
     if decision.action == "graph-break":
         for value in args + list(kwargs.values()):
             tx.use(value, act, node)
@@ -273,6 +280,10 @@ def _torch_function(name: str) -> bool:
     return name.startswith("torch.") and not last[:1].isupper()
 
 
+# `random`'s functions in the script, and the type of number each returns
+EAGER_RANDOM = {f"{owner}.{name}": kind for owner in ("random", "random.Random") for name, kind in (
+    ("randint", "int"), ("randrange", "int"), ("random", "float"), ("uniform", "float"), ("gauss", "float"),
+    ("choice", "number"))}
 UNSPECIALIZED = "unspecialized"  # attrs flag of a Python number Dynamo keeps as a graph input (a tensor)
 
 # Tensor metadata read as Python ints (`x.size(1)`, `x.dim()`, `x.numel()`)

@@ -37,7 +37,9 @@ class NNModuleVariable(UserDefinedObjectVariable):
         return Value(V.LIB, ref=f"{self.ref}.{name}", bound_self=self)
 
     def getitem(self, tx: Walker, index: Value, act: Act, node: cst.CSTNode) -> Value:
-        """`self.layers[0]`, `self.heads['cls']`: the child module with its `_modules` Source."""
+        """`self.layers[0]`, `self.heads['cls']`: the child module with its `_modules` Source (a key read
+        from outside, `self.embeddings[name]` over `self.names`, is a constant Dynamo guards)."""
+        tx.use(index, act, node)
         found = children(self) if container_of(tx.project, self) else None
         if found is None or not index.known:
             return V.unknown()
