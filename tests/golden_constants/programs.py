@@ -3559,4 +3559,28 @@ PROGRAMS: dict[str, str] = {
             tok = torch.compile(Tokenizer({"region": 5, "plan": 3}))
             tok(torch.zeros(2, 2, dtype=torch.long))
     ''',
+    "autocast_region_per_fold": '''
+        import torch
+
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = torch.nn.Linear(4, 2)
+
+            def forward(self, x):
+                return self.lin(x)
+
+
+        def run():
+            model = Net()
+            compiled = torch.compile(model)
+            x = torch.randn(3, 4)
+            for fold in range(3):
+                use_bf16 = fold == 1
+                with torch.autocast("cpu", dtype=torch.bfloat16, enabled=use_bf16):
+                    compiled(x).float().sum().backward()
+                with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=use_bf16):
+                    compiled(x)
+    ''',
 }

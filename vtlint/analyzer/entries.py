@@ -46,6 +46,7 @@ class Site:
     # the module globals holding objects, as they were when the call was made ("display:name")
     globals: dict[str, Value] = field(default_factory=dict)
     grad_enabled: bool | None = None  # grad mode at the call (Dynamo's GLOBAL_STATE guard), when known
+    autocast: str | None = None  # the dtype of an autocast region the call is made in ("" outside one; None: not known)
     # a nested function's closure cells as the called closure holds them (frame locals to Dynamo: `L['k']`)
     cells: dict[str, Value] = field(default_factory=dict)
 

@@ -152,24 +152,37 @@ def _guarded_at(frame: Event, name: str, guard: str) -> tuple[Related, ...]:
 
 
 def _grad_mode_change(frame: Event, calls: list[Site], entry: str) -> Event | None:
-    """A call under `torch.no_grad()` after calls with grad enabled (or the reverse): Dynamo's
-    GLOBAL_STATE guard fails and the frame compiles again for that grad mode (the eval step of a
-    training loop)."""
-    first = calls[0].grad_enabled
-    for number, site in enumerate(calls[1:], 1):
-        if first is None or site.grad_enabled is None or site.grad_enabled == first:
+    """A call under `torch.no_grad()` after calls with grad enabled (or the reverse), or in another
+    autocast region: Dynamo's GLOBAL_STATE guard fails and the frame compiles again for that global
+    state (the eval step of a training loop; a fold trained in bf16), once per state the calls use."""
+    states = [(site.grad_enabled, site.autocast) for site in calls]
+    first = states[0]
+    for number, (site, state) in enumerate(zip(calls[1:], states[1:]), 1):
+        grad_changed = None not in (first[0], state[0]) and state[0] != first[0]
+        autocast_changed = None not in (first[1], state[1]) and state[1] != first[1]
+        if not (grad_changed or autocast_changed):
             continue
-        now = "off (torch.no_grad() / inference_mode)" if not site.grad_enabled else "on"
+        known = {s for s in states if None not in s}
+        what = "grad_mode" if grad_changed else "autocast"
+        if grad_changed:
+            now = "off (torch.no_grad() / inference_mode)" if not state[0] else "on"
+            why = f"called with grad mode {now}, the first compile had it {'on' if first[0] else 'off'}"
+        else:
+            why = f"called in {_region(state[1])}, the first compile in {_region(first[1])}"
         return Event(Action.RECOMPILE, site.location, entry, frame=frame.frame,
-                     guard_kind="GLOBAL_STATE", guard="GLOBAL_STATE changed: grad_mode", confidence="high",
-                     related=(Related(frame.location, "guarded here: GLOBAL_STATE (grad mode)"),),
-                     detail={"reason": f"called with grad mode {now}, the first compile had it "
-                                       f"{'on' if first else 'off'}: Dynamo's GLOBAL_STATE guard (grad_mode) "
-                                       "fails and each grad mode compiles a graph of its own (two at most)",
+                     guard_kind="GLOBAL_STATE", guard=f"GLOBAL_STATE changed: {what}", confidence="high",
+                     related=(Related(frame.location, f"guarded here: GLOBAL_STATE ({what})"),),
+                     detail={"reason": f"{why}: Dynamo's GLOBAL_STATE guard fails and each global state "
+                                       f"(grad mode, autocast) compiles a graph of its own ({len(known)} here)",
                              "remedy": "expected for a train/eval loop (one extra compile); compile the eval "
                                        "step separately if its graph should differ",
-                             "changed_value": "grad mode", "once": True, "call": number})
+                             "changed_value": "grad mode" if grad_changed else "autocast", "once": len(known) <= 2,
+                             "distinct": max(len(known) - 1, 1), "call": number})
     return None
+
+
+def _region(dtype: str | None) -> str:
+    return f"an autocast region ({dtype})" if dtype else "no autocast region"
 
 
 def _requires_grad_change(frame: Event, calls: list[Site], receiver: str, entry: str, parsed: Parsed,

@@ -253,6 +253,7 @@ class Walker:
         # each class attribute's (and class object's) first Source in the frame; None: one with no user Source
         self.class_attr_sources: dict[tuple[str, str, str], Source | None] = {}
         self.grad_enabled: bool | None = True  # eager code's grad mode (torch.no_grad() blocks), None: unknown
+        self.autocast: str | None = ""  # the dtype of the autocast region eager code is in ("": none, None: unknown)
         self.first_reads: dict[str, tuple[str, int, int]] = {}  # argument -> (display, line, column) of its first use
         self.stored: set[tuple[int, str]] = set()  # (id of an object's attrs, name) the traced frame assigned
         self.stack_depth = 0  # values waiting on the frame's operand stack (a resume function's ___stackN)
@@ -808,23 +809,26 @@ class Walker:
             self._resume(act, stmt)
 
     def with_stmt(self, stmt: cst.With, act: Act) -> None:
-        grad_enabled = self.grad_enabled
+        grad_enabled, autocast = self.grad_enabled, self.autocast
         for item in stmt.items:
             manager = item.item.func if isinstance(item.item, cst.Call) else item.item
             name = self.lib_name(self.expr(manager, act))
-            args = [self.expr(arg.value, act) for arg in item.item.args] if isinstance(item.item, cst.Call) else []
+            given = item.item.args if isinstance(item.item, cst.Call) else ()
+            args = [self.expr(arg.value, act) for arg in given if arg.keyword is None]
+            kwargs = {arg.keyword.value: self.expr(arg.value, act) for arg in given if arg.keyword is not None}
             if name:
                 decision = breaks.decide_context_manager(name, self.settings)
                 if decision.action == "graph-break":
                     self.graph_break(act, item.item, decision, f"with {name}")
                 # eager code and traced code alike: inside, `torch.is_grad_enabled()` answers the new mode
                 self.grad_enabled = grad_mode_in(name, args, self.grad_enabled)
+                self.autocast = autocast_in(name, args, kwargs, self.autocast)
             if item.asname is not None:
                 self.assign(item.asname.name, V.unknown(), act)
         try:
             self.block(stmt.body, act)
         finally:
-            self.grad_enabled = grad_enabled
+            self.grad_enabled, self.autocast = grad_enabled, autocast
 
     # assignment ----------------------------------------------------------------
     def assign(self, target: cst.BaseExpression, value: Value, act: Act) -> None:
@@ -1577,7 +1581,7 @@ class Walker:
             site = Site(act.display, line, column, [V.snapshot(a, memo=memo) for a in args],
                         {k: V.snapshot(a, memo=memo) for k, a in passed.items()}, in_loop=act.loops > 0,
                         globals={k: V.snapshot(g, memo=memo) for k, g in self.global_objects.items()},
-                        grad_enabled=self.grad_enabled,
+                        grad_enabled=self.grad_enabled, autocast=self.autocast,
                         cells={k: V.snapshot(closure[k], memo=memo) for k in _names_read(fn) if k in closure})
             self.recorded.append(((parsed.summary.display, qualname), site))
             return self._compiled_result(fn, func.bound_self)
@@ -2125,6 +2129,29 @@ def _returned_def(fn: cst.FunctionDef) -> cst.FunctionDef | None:
 _GRAD_MODES = {"torch.no_grad": False, "torch.inference_mode": False, "torch.enable_grad": True,
                "torch.autograd.grad_mode.no_grad": False, "torch.autograd.grad_mode.inference_mode": False,
                "torch.autograd.grad_mode.enable_grad": True}
+
+
+# torch's autocast context managers, and the dtype each uses by default
+_AUTOCASTS = {"torch.autocast": None, "torch.amp.autocast": None, "torch.amp.autocast_mode.autocast": None,
+              "torch.cpu.amp.autocast": "bfloat16", "torch.cuda.amp.autocast": "float16"}
+
+
+def autocast_in(manager: str, args: list[Value], kwargs: dict[str, Value], current: str | None) -> str | None:
+    """The autocast region inside `with manager(...)`: its dtype ("" when `enabled=False`), which
+    Dynamo's GLOBAL_STATE guard checks; None when the walk cannot tell."""
+    if manager not in _AUTOCASTS:
+        return current
+    enabled = kwargs.get("enabled", args[2] if len(args) > 2 else V.const(True))
+    if not (enabled.kind == V.CONST and enabled.known):
+        return None
+    if not enabled.value:
+        return ""
+    dtype = kwargs.get("dtype", args[1] if len(args) > 1 else None)
+    if dtype is not None:
+        return dtype.ref.rpartition(".")[2] if dtype.kind == V.LIB and dtype.ref else None
+    device = kwargs.get("device_type", args[0] if args else V.const("cuda"))
+    default = _AUTOCASTS[manager] or ({"cpu": "bfloat16", "cuda": "float16"}.get(device.value) if device.known else None)
+    return default
 
 
 def grad_mode_in(manager: str, args: list[Value], current: bool | None) -> bool | None:
