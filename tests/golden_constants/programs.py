@@ -3583,4 +3583,47 @@ PROGRAMS: dict[str, str] = {
                 with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=use_bf16):
                     compiled(x)
     ''',
+    "module_identity_picks_the_branch": '''
+        import torch
+
+
+        class Block(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.attn = torch.nn.MultiheadAttention(8, 2, batch_first=True)
+                self.ffn = torch.nn.Linear(8, 8)
+                self.norm = torch.nn.LayerNorm(8)
+
+            def _residual(self, x, fn):
+                h = self.norm(x)
+                if fn is self.attn:  # the same module object: only this branch is traced
+                    out, _ = self.attn(h, h, h, need_weights=False)
+                else:
+                    out = fn(h)
+                return x + out
+
+            def forward(self, x):
+                return self._residual(self._residual(x, self.attn), self.ffn)
+
+
+        def run():
+            torch.compile(Block())(torch.randn(2, 3, 8))
+    ''',
+    "mha_need_weights_keyword": '''
+        import torch
+
+
+        class Block(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.attn = torch.nn.MultiheadAttention(8, 2, batch_first=True)
+
+            def forward(self, x):
+                out, _ = self.attn(x, x, x, need_weights=False)
+                return out
+
+
+        def run():
+            torch.compile(Block())(torch.randn(2, 3, 8))
+    ''',
 }

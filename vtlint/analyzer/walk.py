@@ -155,6 +155,7 @@ class Frame:
     specialized: set[Source] = field(default_factory=set)  # floats an op took as Python scalars
     graph_ops: int = 0
     resumable_ops: int = 0  # graph ops at the start of the root statement being walked (a resumable state)
+    resumable_events: int = 0  # ... and the events recorded by then
 
 
 @dataclass
@@ -433,8 +434,11 @@ class Walker:
             # the frame runs eagerly: each project function it calls is a frame Dynamo compiles
             self.callee_frames = [*self.callee_frames, *self._calls_run_eagerly(act, body, initial)]
         except _PartialGraph:
-            # compiled up to the previous resumable state (the start of the statement that broke)
+            # compiled up to the previous resumable state (the start of the statement that broke): what
+            # that statement traced is not in the graph, nor guarded (its break is still reported)
             self.frame.graph_ops = self.frame.resumable_ops
+            mark = self.frame.resumable_events
+            self.events[mark:] = [e for e in self.events[mark:] if e.action is not Action.WRAP]
         except (_LoopBreak, _LoopContinue, _InlinedBreak, _GuessedBreak):
             pass
         # a frame whose trace put no tensor op in its graph compiles no graph (explain counts 0)
@@ -465,7 +469,7 @@ class Walker:
     def statement(self, stmt: cst.BaseStatement, act: Act) -> None:
         self.tick()
         if act.depth == 0:
-            self.frame.resumable_ops = self.frame.graph_ops
+            self.frame.resumable_ops, self.frame.resumable_events = self.frame.graph_ops, len(self.events)
         # a break inside an inlined call resumes where the root frame made that call (call_user)
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
@@ -1802,9 +1806,7 @@ class Walker:
             env[positional[0].name.value] = func.bound_self
             positional = positional[1:]
         defaults = [p for p in positional if p.default is not None]
-        # the function object the defaults are read from (not torch's own: `MultiheadAttention.forward`'s
-        # `need_weights=True` is no value of the user's, and the runtime leaves it out too)
-        holder = func.source if not parsed.summary.module.startswith("torch.") else None
+        holder = func.source  # the function object the defaults are read from
         used_default = False
         for param in positional:
             name = param.name.value
@@ -1965,6 +1967,11 @@ def _names_read(fn: cst.CSTNode) -> set[str]:
 def _identity(left: Value, right: Value) -> bool | None:
     if left.kind == right.kind == V.ENUM and left.known and right.known:
         return left.value == right.value  # enum members are singletons
+    if left.kind == right.kind and left.kind in (V.NN_MODULE, V.OBJECT) and left.attrs and right.attrs:
+        if left.attrs is right.attrs:
+            return True  # one object reached two ways (`fn is self.attn` with `fn = self.attn`)
+        if left.ref and right.ref and left.ref != right.ref:
+            return False  # objects of two classes
     if left.kind == right.kind and left.kind in (V.CLASS, V.FUNC) and left.ref and right.ref \
             and not left.ref.startswith("local:") and not right.ref.startswith("local:"):
         return left.ref == right.ref  # one class or function per qualified name (`layer_cls is SAGELayer`)
