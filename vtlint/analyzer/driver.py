@@ -24,7 +24,7 @@ import libcst as cst
 from vtlint.analyzer import values as V
 from vtlint.analyzer.entries import Site
 from vtlint.analyzer.index import Project
-from vtlint.analyzer.walk import MODULE_FRAME, Act, TooComplex, Walker, WalkAborted
+from vtlint.analyzer.walk import MODULE_FRAME, Act, TooComplex, WalkAborted, Walker
 from vtlint.config import DynamoSettings
 
 # Wall-clock safety nets of the eager run, per calling module and for all of them: well above what the

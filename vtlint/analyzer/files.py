@@ -16,7 +16,6 @@ from vtlint.bounded import MiB, kind_of, read_bytes
 from vtlint.config import Config
 from vtlint.findings import Location, Notification
 
-
 MAX_SOURCE_BYTES = 64 * MiB  # generated modules reach ~10 MB, deep nesting tests ~50 MB; a GB is an attack
 
 

@@ -58,7 +58,8 @@ def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionD
         source = LocalSource(name)
         seen = _site_value(first, index, name)
         if seen is not None and caller is not None and seen.kind != V.UNKNOWN:
-            env[name] = walker.materialize(V.snapshot(seen, depth=64, memo=copies), caller, source, None).with_(confidence="high")
+            copy = V.snapshot(seen, depth=64, memo=copies)
+            env[name] = walker.materialize(copy, caller, source, None).with_(confidence="high")
         elif param.default is not None and index == 0 and first is None and _is_none(param.default):
             # `forward(self, input_ids=None, ...)` with no call in sight: the first argument is the
             # one every caller passes (a tensor, TENSOR_MATCH), not the `None` default
@@ -129,7 +130,8 @@ def _closure_cells(walker: Walker, parsed: Parsed, spec: EntrySpec, env: dict[st
             cells[name] = walker.materialize(literal(param.default, parsed.summary.imports), parsed.summary, source, None)
     for name, seen in held.items():  # the enclosing function's own locals (`model = Net()` in `main()`)
         if name not in env and name not in cells and seen.kind != V.UNKNOWN:
-            cells[name] = walker.materialize(V.snapshot(seen, depth=64, memo=copies), parsed.summary, LocalSource(name), None)
+            copy = V.snapshot(seen, depth=64, memo=copies)
+            cells[name] = walker.materialize(copy, parsed.summary, LocalSource(name), None)
     entry_name = spec.qualname.rpartition(".")[2]
     body = fn.body.body if isinstance(fn.body, cst.IndentedBlock) else ()
     for stmt in body:

@@ -23,8 +23,8 @@ import libcst as cst
 from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
 from vtlint.analyzer.builder import Guard, VariableBuilder
-from vtlint.analyzer.entries import Site
 from vtlint.analyzer.effects import registers
+from vtlint.analyzer.entries import Site
 from vtlint.analyzer.index import Parsed, Project
 from vtlint.analyzer.objects import ObjectModel, children, container_kind, container_of
 from vtlint.analyzer.sources import (
@@ -52,8 +52,8 @@ from vtlint.analyzer.variables.builtin import BUILTIN_NAMES
 from vtlint.analyzer.variables.config_text import PARSERS
 from vtlint.analyzer.variables.library import DATA_PTR, UNSPECIALIZED, is_torch_nn_class
 from vtlint.analyzer.variables.lists import NONEMPTY, RangeVariable
-from vtlint.analyzer.variables.optimizer import REALIZED, base_method
 from vtlint.analyzer.variables.nn_module import parameters_of
+from vtlint.analyzer.variables.optimizer import REALIZED, base_method
 from vtlint.analyzer.variables.shapes import broadcast, elementwise, matmul, view, view_attrs, with_values
 from vtlint.analyzer.variables.tensor import DTYPE_NAMES, HEALTHY, grad_of
 from vtlint.analyzer.variables.user_defined import (
@@ -2157,8 +2157,8 @@ def autocast_in(manager: str, args: list[Value], kwargs: dict[str, Value], curre
     if dtype is not None:
         return dtype.ref.rpartition(".")[2] if dtype.kind == V.LIB and dtype.ref else None
     device = kwargs.get("device_type", args[0] if args else V.const("cuda"))
-    default = _AUTOCASTS[manager] or ({"cpu": "bfloat16", "cuda": "float16"}.get(device.value) if device.known else None)
-    return default
+    by_device = {"cpu": "bfloat16", "cuda": "float16"}
+    return _AUTOCASTS[manager] or (by_device.get(device.value) if device.known else None)
 
 
 def grad_mode_in(manager: str, args: list[Value], current: bool | None) -> bool | None:

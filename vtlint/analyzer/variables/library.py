@@ -16,8 +16,8 @@ from vtlint.analyzer.variables.config_text import PARSERS, parse_config_text
 from vtlint.analyzer.variables.data import DATASETS, LOADERS, dataset, loader
 from vtlint.analyzer.variables.dicts import dict_of
 from vtlint.analyzer.variables.optimizer import BASE as OPTIMIZER_BASE
-from vtlint.analyzer.variables.shapes import data_dependent, values_of
 from vtlint.analyzer.variables.optimizer import call_base
+from vtlint.analyzer.variables.shapes import data_dependent, values_of
 from vtlint.analyzer.variables.tensor import (
     DTYPE_NAMES,
     MARKS,
@@ -185,7 +185,8 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         for value in args:
             tx.use(value, act, node)
         # replayed while tracing: a graph input, a tensor underneath (UnspecializedPythonVariable)
-        return Value(V.CONST, pytype="float" if name == "random.uniform" else "int", attrs={UNSPECIALIZED: V.const(True)})
+        return Value(V.CONST, pytype="float" if name == "random.uniform" else "int",
+                     attrs={UNSPECIALIZED: V.const(True)})
     if name in MATH_FUNCTIONS and args and all(a.kind == V.CONST for a in args) and not kwargs:
         for value in args:
             tx.use(value, act, node)

@@ -8,18 +8,18 @@ from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.shapes import (
+    UNKNOWN_STRIDES,
+    arange,
     broadcast,
     concatenated,
-    arange,
     data_dependent_size,
     dims,
     indexed,
+    linspace,
     rearranged,
     reduced,
     reshaped,
-    linspace,
     stacked,
-    UNKNOWN_STRIDES,
     values_of,
     with_values,
 )
@@ -59,7 +59,8 @@ class TensorVariable(Value):
         if name in _META:
             return Value(V.UNKNOWN)
         if name in ("T", "mT") and tx.eager:
-            return Value(V.TENSOR, items=rearranged(name, self, [], {}), pytype=self.pytype, attrs=dict(UNKNOWN_STRIDES))
+            return Value(V.TENSOR, items=rearranged(name, self, [], {}), pytype=self.pytype,
+                         attrs=dict(UNKNOWN_STRIDES))
         if name in _TENSOR_ATTRS:
             return Value(V.TENSOR)
         return Value(V.LIB, ref=f"Tensor.{name}", bound_self=self)
