@@ -430,7 +430,8 @@ class Walker:
             pass
         except _FrameSkipped:
             skipped = True
-            self.events = [e for e in self.events if e.action is Action.GRAPH_BREAK]
+            # no compile, so no guard; the calls the trace inlined before it gave up are still inlined
+            self.events = [e for e in self.events if e.action in (Action.GRAPH_BREAK, Action.INLINE)]
             # the frame runs eagerly: each project function it calls is a frame Dynamo compiles
             self.callee_frames = [*self.callee_frames, *self._calls_run_eagerly(act, body, initial)]
         except _PartialGraph:
@@ -1048,8 +1049,6 @@ class Walker:
             if base.kind != V.TENSOR:
                 return V.unknown()
             self.frame.graph_ops += 1  # `x[:, :n]`: a getitem node
-            if not self.eager:
-                return Value(V.TENSOR)
             found = view(base, parts)  # `prompt[:, t]`: a view, with the strides of the tensor it is cut from
             sizes, steps = found if found is not None else (None, None)
             return Value(V.TENSOR, items=sizes, pytype=base.pytype, attrs=view_attrs(sizes, steps))
@@ -1360,7 +1359,10 @@ class Walker:
             for side in (left, right):
                 self.use(side, act, node)
             self.frame.graph_ops += 1
-            return Value(V.TENSOR, pytype="bool")  # pytype of a tensor: its dtype, when known
+            made = Value(V.TENSOR, items=broadcast(left, right) if self.eager else None, pytype="bool")
+            fn = _CMPOPS.get(type(op))
+            # `idx == i` of a tensor whose elements eager code knows: the mask, element by element
+            return with_values(made, elementwise(fn, left, right)) if self.eager and fn is not None else made
         if isinstance(op, (cst.Is, cst.IsNot)):
             for side in (left, right):
                 if side.kind in (V.CONST, V.ENUM):

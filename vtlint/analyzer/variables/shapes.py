@@ -52,13 +52,14 @@ def subscripted(base: Value, parts: list[tuple[str, Any]]) -> Sizes | None:
 
 def view(base: Value, parts: list[tuple[str, Any]]) -> tuple[Sizes, list[int] | None] | None:
     """The sizes of `base[parts]`, and its strides when it is a view whose strides the walk knows (an
-    index tensor gathers: a new, contiguous tensor)."""
-    if base.items is None:
+    index tensor gathers: a new, contiguous tensor). Of a tensor whose sizes the walk does not know, a
+    subscript without `...` names every dimension (`src[:, -1:, :]`: three, the middle one of size 1)."""
+    consuming = sum(1 for kind, value in parts if kind == "slice" or (kind == "index" and not _is_none(value)))
+    if base.items is None and (base.kind != V.TENSOR or any(kind == "ellipsis" for kind, _ in parts)):
         return None
-    sizes, out, at = list(base.items), [], 0
+    sizes, out, at = list(base.items) if base.items is not None else [Value(V.CONST, pytype="int")] * consuming, [], 0
     old = strides(base)
     steps: list[int] | None = []
-    consuming = sum(1 for kind, value in parts if kind == "slice" or (kind == "index" and not _is_none(value)))
     for kind, value in parts:
         if kind == "ellipsis":
             kept = max(len(sizes) - at - (consuming - _consumed(parts, kind, value)), 0)
@@ -131,10 +132,20 @@ def _is_none(value: Any) -> bool:
 
 
 def _cut(size: Value, bounds: list[Value | None]) -> Value:
-    if not size.known or not all(b is None or (b.known and isinstance(b.value, int)) for b in bounds):
-        return Value(V.CONST, pytype="int")
+    """The length of a slice of a dimension; of one whose size is not known, the length when it is
+    the same for every size (`[-1:]`, `[:1]`: one, unless the dimension is empty). The first `capacity`
+    of the tokens an expert got are still as many as the data decides (at most that many)."""
+    unknown = data_dependent_size() if DATA_DEPENDENT in size.attrs else Value(V.CONST, pytype="int")
+    if not all(b is None or (b.known and isinstance(b.value, int)) for b in bounds):
+        return unknown
     part = slice(*[b.value if b is not None else None for b in bounds])
-    return V.const(len(range(size.value)[part]))
+    if size.known:
+        return V.const(len(range(size.value)[part]))
+    lengths = {len(range(n)[part]) for n in range(1, _SIZES_TRIED)}
+    return V.const(lengths.pop()) if len(lengths) == 1 else unknown
+
+
+_SIZES_TRIED = 65  # the sizes a slice of an unknown dimension is tried on
 
 
 def broadcast(left: Value, right: Value) -> Sizes | None:
@@ -174,10 +185,14 @@ def reduced(receiver: Value, args: list[Value], kwargs: dict[str, Value]) -> Siz
 
 
 def reshaped(receiver: Value, args: list[Value]) -> Sizes | None:
-    """`x.view(n, 3, 1, 1)` / `x.reshape(-1, 4)`: the sizes asked for, a -1 worked out from the total."""
+    """`x.view(n, 3, 1, 1)` / `x.reshape(-1, 4)`: the sizes asked for, a -1 worked out from the total;
+    an int the walk does not know (`hidden.reshape(-1, d_model)` of an unknown `d_model`) is a size of
+    unknown value, the rank still known."""
     wanted = args[0].items if len(args) == 1 and args[0].kind in (V.LIST, V.TUPLE) else args
-    if not wanted or not all(w.kind == V.CONST and w.known and isinstance(w.value, int) for w in wanted or []):
+    if not wanted or not all(w.kind == V.CONST and (not w.known or isinstance(w.value, int)) for w in wanted):
         return None
+    if not all(w.known for w in wanted):
+        return [V.const(w.value) if w.known and w.value != -1 else Value(V.CONST, pytype="int") for w in wanted]
     sizes = [w.value for w in wanted or []]
     if sizes.count(-1) == 0:
         return [V.const(n) for n in sizes]
@@ -301,12 +316,13 @@ def data_dependent(name: str, receiver: Value | None, args: list[Value]) -> Valu
     if target is None or target.kind != V.TENSOR:
         return None
     rank = len(target.items) if target.items is not None else None
+    elements = values_of(target)  # a 1-D tensor whose elements the walk knows: how many are true
+    count = V.const(sum(1 for e in elements if e)) if elements is not None else data_dependent_size()
     if name == "torch.where" and len(args) == 1:
-        row = Value(V.TENSOR, items=[data_dependent_size()], pytype="int64")
+        row = Value(V.TENSOR, items=[count], pytype="int64")
         return Value(V.TUPLE, items=[row] * rank) if rank is not None else Value(V.TUPLE, sample=row)
     if method in ("nonzero", "argwhere"):
-        return Value(V.TENSOR, items=[data_dependent_size(), *([V.const(rank)] if rank is not None else [])],
-                     pytype="int64")
+        return Value(V.TENSOR, items=[count, *([V.const(rank)] if rank is not None else [])], pytype="int64")
     if method in ("masked_select", "unique"):
         return Value(V.TENSOR, items=[data_dependent_size()], pytype=target.pytype)
     return None
