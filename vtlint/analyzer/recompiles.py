@@ -332,7 +332,7 @@ def _changed_tensor(frame: Event, calls: list[Site], pick: Callable[[Site], Valu
                     settings: DynamoSettings, entry: str) -> Event | None:
     base = pick(calls[0])
     assert base is not None
-    for site in calls[1:]:
+    for number, site in enumerate(calls[1:], 1):
         current = pick(site)
         if current is None or current.kind != V.TENSOR:
             continue
@@ -342,6 +342,8 @@ def _changed_tensor(frame: Event, calls: list[Site], pick: Callable[[Site], Valu
         text, what = failed
         if what == "size" and settings.dynamic is True:
             continue  # dynamic=True: sizes are symbolic from the first compile
+        specialized = what == "specialized size"
+        what = "size" if specialized else what
         static = base.attrs.get("static_dims")
         if what == "size" and settings.automatic_dynamic_shapes and settings.dynamic is not False and not (
                 static is not None and static.known and static.value):
@@ -359,12 +361,15 @@ def _changed_tensor(frame: Event, calls: list[Site], pick: Callable[[Site], Valu
         else:
             why = f"each distinct {what} compiles a graph of its own, up to recompile_limit ({settings.recompile_limit})"
             remedy, once = "pass tensors of one dtype and requires_grad to the compiled function", False
+        if specialized:
+            why += " (Dynamo specializes a size of 0 or 1 even in a dynamic dimension)"
         return Event(Action.RECOMPILE, site.location, entry, frame=frame.frame,
                      source=source, variable_tracker="TensorVariable", guard_kind="TENSOR_MATCH",
                      guard=text, confidence="medium",
                      related=_guarded_at(frame, name.partition("[")[0], "TENSOR_MATCH"),
                      detail={"reason": f"called with another tensor: {text}; {why}", "remedy": remedy,
-                             "changed_value": "another tensor", "once": once})
+                             "changed_value": "another tensor", "once": once, "call": number,
+                             **({"specialized": True} if specialized else {})})
     return None
 
 
@@ -386,20 +391,27 @@ def _tensor_mismatch(name: str, base: Value, current: Value) -> tuple[str, str] 
         if i in dynamic:
             continue
         if a.known and b.known and a.value != b.value:
-            return f"tensor {name!r} size mismatch at index {i}. expected {a.value}, actual {b.value}", "size"
+            return f"tensor {name!r} size mismatch at index {i}. expected {a.value}, actual {b.value}", _size(a)
         if DATA_DEPENDENT in a.attrs and DATA_DEPENDENT in b.attrs:  # the tokens an expert gets, a masked select
             return f"tensor {name!r} size mismatch at index {i} (a size the data decides: another one each call)", \
                 "size"
         longer = b.attrs.get("at_least")  # grown by a concatenation: at least this long
         if a.known and not b.known and longer is not None and longer.known and longer.value > a.value:
             return f"tensor {name!r} size mismatch at index {i}. expected {a.value}, actual {longer.value} or more", \
-                "size"
+                _size(a)
     steps = strides(base), strides(current)
     if steps[0] is not None and steps[1] is not None and len(steps[0]) == len(steps[1]):
         for i, (a, b) in enumerate(zip(*steps)):
             if a != b and i not in dynamic:
                 return f"tensor {name!r} stride mismatch at index {i}. expected {a}, actual {b}", "stride"
     return None
+
+
+def _size(expected: Value) -> str:
+    """A size that failed: a 0 or a 1 Dynamo specializes even in a dynamic dimension, so a compile
+    seeded with one fails again at the next size (measured: sizes 1, 2, 3 under two grad modes, four
+    graphs; 5, 6, 7: three)."""
+    return "specialized size" if expected.value in (0, 1) else "size"
 
 
 def _split_source(source: str) -> tuple[tuple[str, str] | None, list[Any]]:
