@@ -544,7 +544,9 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
     retyped, names = _retyping_call(calls, fn)
     counted = retyped is not None and any(r.detail.get("call") == retyped for r in recompiles)
     if retyped is None and _first_recompiling_call(calls, _of_frame(recompiles, root)) is not None:
-        compiles = _replay_cache(project, settings, spec, fn, cls, calls, facts, events, recompiles, prediction)
+        again = functools.partial(_walk_again, project, settings, spec, fn, cls, prediction=prediction)
+        compiles = _replay_cache(project, settings, spec, root, calls, facts, events, recompiles,
+                                 lambda index: again(calls[index:]))
     elif retyped is not None:
         # an argument of another type (a tensor, then an int; a value, then None), or the first call
         # that fails a guard (the model switched to eval(), a flag flipped): Dynamo traces the frame
@@ -582,21 +584,19 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
     _walk_callee_frames(project, settings, walker.callee_frames, prediction, 0, walker.replay_grad_modes)
 
 
-def _replay_cache(project: Project, settings: DynamoSettings, spec: EntrySpec, fn: cst.FunctionDef, cls: str | None,
-                  calls: list[Site], facts: dict[str, ModuleFacts], events: list[Event], recompiles: list[Event],
-                  prediction: Prediction) -> int:
+def _replay_cache(project: Project, settings: DynamoSettings, spec: EntrySpec, root: str, calls: list[Site],
+                  facts: dict[str, ModuleFacts], events: list[Event], recompiles: list[Event],
+                  again: Callable[[int], list[Event]]) -> int:
     """A call fails the first compile's guards: Dynamo's cache replayed over the calls, each compile
-    traced for the call that caused it, so its guards (and what fails them) are its own. Adds the
-    later compiles' events and the recompiles found to `events` and `recompiles`; the entry's compiles."""
-    entry, root = f"{spec.display}:{spec.qualname}", fn.name.value
+    traced (`again`) for the call that caused it, so its guards (and what fails them) are its own. Adds
+    the later compiles' events and the recompiles found to `events` and `recompiles`; the frame's compiles."""
+    entry = f"{spec.display}:{spec.qualname}"
 
     def check(traced: list[Event], seed: Site, site: Site) -> list[Event]:
         return _of_frame(predict_recompiles(project, spec, settings, traced, [seed, site], facts, entry,
                                             pairwise=True), root)
 
-    cache = replay(calls, events, check,
-                   lambda index: _walk_again(project, settings, spec, fn, cls, calls[index:], prediction),
-                   settings.recompile_limit)
+    cache = replay(calls, events, check, again, settings.recompile_limit)
     known = {e.key for e in events}
     for compiled in cache.entries[1:]:
         if _compiles_nothing(compiled.events):
@@ -631,6 +631,23 @@ def _scan_walked(project: Project, events: list[Event], facts: dict[str, ModuleF
                 facts[display] = scan(parsed, with_entries=False)
             except RecursionError:
                 continue
+
+
+def _retrace_callee(project: Project, settings: DynamoSettings, frame: CalleeFrame, entry: str,
+                    prediction: Prediction, calls: list[Site], graphs: list[int], index: int) -> list[Event]:
+    """A callee frame traced once more, with the values of the call that recompiles it; the graphs of
+    that compile appended to `graphs` (none for one that compiles nothing)."""
+    call = calls[index]
+    walker = Walker(project, settings, entry, frame.fn.name.value, ENTRY_BUDGET_S)
+    walker.grad_enabled = call.grad_enabled is not False
+    again = CalleeFrame(frame.parsed, frame.qualname, frame.fn, dict(call.kwargs), frame.cls)
+    scratch = Prediction()
+    events = _walk_frame(walker, Act(frame.parsed, frame.qualname, again.env(), cls=frame.cls), frame.fn, entry,
+                         scratch)
+    prediction.cut_short |= scratch.cut_short
+    if not _compiles_nothing(events):
+        graphs.append(next(e.detail["graph_count"] for e in events if e.action is Action.FRAME))
+    return events
 
 
 def _walk_again(project: Project, settings: DynamoSettings, spec: EntrySpec, fn: cst.FunctionDef, cls: str | None,
@@ -800,13 +817,20 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
         act = Act(frame.parsed, frame.qualname, frame.env(), cls=frame.cls)
         events = _walk_frame(walker, act, frame.fn, entry, prediction)
         if len(calls) > 1 and not _compiles_nothing(events):
-            # called again by the eager frame (the next expert of a loop): its recompiles
+            # called again by the eager frame (the next expert of a loop, the next token): its recompiles
             spec = EntrySpec(frame.parsed.summary.display, frame.qualname, "call", {}, frame.parsed.line(frame.fn))
             recompiles = predict_recompiles(project, spec, settings, events, calls, {}, entry)
             compiles = _compiles(recompiles, calls, settings)
+            retraced: list[int] = []  # the graphs of each later compile the cache replay traced
+            if _first_recompiling_call(calls, recompiles) is not None:
+                compiles = _replay_cache(project, settings, spec, frame.fn.name.value, calls, {}, events, recompiles,
+                                         functools.partial(_retrace_callee, project, settings, frame, entry,
+                                                           prediction, calls, retraced))
             for event in events:
                 if event.action is Action.FRAME:
-                    event.detail["graph_count"] *= compiles
+                    # each compile traces its own graphs (the MoE block's break, then the dense block's none)
+                    repeats = max(compiles - len(retraced), 1)
+                    event.detail["graph_count"] = event.detail["graph_count"] * repeats + sum(retraced)
             events += recompiles
         # the break itself is already reported at the same line from the caller's frame
         prediction.events.extend(e for e in _dedupe(events)
