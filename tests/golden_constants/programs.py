@@ -3626,4 +3626,118 @@ PROGRAMS: dict[str, str] = {
         def run():
             torch.compile(Block())(torch.randn(2, 3, 8))
     ''',
+    # a decode loop in a skipped frame: `src[:, -1:, :]` is one step long whatever src's length,
+    # each step one longer; 1 is specialized, so each grad mode compiles twice (4 graphs)
+    "decode_step_of_a_skipped_loop": '''
+        import random
+
+        import torch
+        import torch.nn as nn
+
+
+        class Forecaster(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(1, 8)
+                self.head = nn.Linear(8, 1)
+
+            def decode(self, tgt: torch.Tensor) -> torch.Tensor:
+                return self.head(torch.tanh(self.proj(tgt)))
+
+            def forward(self, src: torch.Tensor, horizon: int, ratio: float = 0.0) -> torch.Tensor:
+                dec_input = src[:, -1:, :]
+                outputs = []
+                for _ in range(horizon):
+                    step = self.decode(dec_input)[:, -1:, :]
+                    outputs.append(step)
+                    if random.random() < ratio:
+                        print("teacher forcing")
+                    dec_input = torch.cat([dec_input, step.detach()], dim=1)
+                return torch.cat(outputs, dim=1)
+
+
+        def run():
+            model = Forecaster()
+            model.compile()
+            src = torch.randn(4, random.randint(8, 16), 1)  # a context of a length the walk does not know
+            model(src, 3)
+            with torch.no_grad():
+                model(src, 3)
+    ''',
+    # routing by a tensor whose elements the script wrote: each expert gets two rows, so one graph
+    # serves them all (a size the data decides would recompile)
+    "known_routing_sizes": '''
+        import torch
+        import torch.nn as nn
+
+
+        class Expert(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(4, 4)
+
+            def forward(self, x):
+                return self.fc(x)
+
+
+        class Experts(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.experts = nn.ModuleList([Expert() for _ in range(3)])
+
+            def forward(self, x, idx):
+                out = torch.zeros_like(x)
+                for i, expert in enumerate(self.experts):
+                    (rows,) = torch.where(idx == i)
+                    out[rows] = expert(x[rows])
+                return out
+
+
+        def run():
+            layer = torch.compile(Experts())
+            x, idx = torch.randn(6, 4), torch.tensor([0, 1, 2, 2, 1, 0])
+            layer(x, idx)
+    ''',
+    # tokens routed by the data, capped at a capacity: still a size the data decides
+    "routed_tokens_capped_by_capacity": '''
+        import torch
+        import torch.nn as nn
+
+
+        class Expert(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = nn.Linear(8, 8)
+
+            def forward(self, x):
+                return self.fc(x)
+
+
+        class MoE(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.gate = nn.Linear(8, 4, bias=False)
+                self.experts = nn.ModuleList([Expert() for _ in range(4)])
+
+            def forward(self, hidden, capacity: int):
+                b, s, d = hidden.shape
+                x = hidden.reshape(-1, d)
+                idx = self.gate(x).argmax(dim=-1)
+                out = torch.zeros_like(x)
+                for expert_id, expert in enumerate(self.experts):
+                    (token_idx,) = torch.where(idx == expert_id)
+                    if token_idx.numel() == 0:
+                        continue
+                    if token_idx.numel() > capacity:
+                        token_idx = token_idx[:capacity]
+                    out.index_add_(0, token_idx, expert(x[token_idx]))
+                return out.reshape(b, s, d)
+
+
+        def run():
+            torch.manual_seed(0)
+            layer = torch.compile(MoE())
+            for _ in range(3):
+                layer(torch.randn(2, 16, 8), 12)
+    ''',
 }
