@@ -42,6 +42,7 @@ sys.path.insert(0, str(HERE.parent / "accuracy"))
 
 from exercised import entry_compiled  # noqa: E402  (benchmarks/accuracy/exercised.py)
 from per_program import CRASHED, analyze_each, load_prediction, save_prediction  # noqa: E402  (benchmarks/accuracy/per_program.py)
+import scoring  # noqa: E402  (benchmarks/accuracy/scoring.py: how the accuracy benchmark counts)
 
 from vtlint.analyzer import Prediction, analyze  # noqa: E402
 from vtlint.analyzer.files import discover  # noqa: E402
@@ -320,7 +321,34 @@ def score(predicted: list[Event], facts: RuntimeFacts, programs: set[str],
     return result
 
 
+def score_other_kinds(predicted: list[Event], facts: RuntimeFacts) -> scoring.Report:
+    """Baked constants, inlined calls and graph counts of the same programs, counted as the accuracy
+    benchmark counts them (issue 14 asks that they keep its targets here too)."""
+    entries = {e.entry for e in facts.events if e.action is Action.FRAME}
+    return scoring.score(predicted, facts.events, entries, entry_compiled(facts))
+
+
 # --- output ----------------------------------------------------------------------------
+
+
+def render_other_kinds(report: scoring.Report, texts: dict[str, str]) -> str:
+    out = ["baked constants, inlined calls and graph counts of the same programs (counted as benchmarks/accuracy counts):"]
+    for kind in ("baked constant", "inlined call"):
+        s = report.kinds[kind]
+        out.append(f"  {kind:<16} {s.tp:>4} {s.fp:>4} {s.fn:>4} {_pct(s.precision):>10} {_pct(s.recall):>7}")
+    exact = sum(1 for _, predicted, observed in report.graphs if predicted == observed)
+    out.append(f"  graph count      {exact}/{len(report.graphs)} entries exact")
+    for title, events in (("false alarms", report.false_alarms), ("misses", report.misses)):
+        picked = [(k, e) for k, _, e in events if k in ("baked constant", "inlined call")]
+        out.append(f"  {title} ({len(picked)}):")
+        out += [f"    [{k}] {e.location.path}:{e.location.line} {e.source or e.callee}  | {_text_line(texts, e)}"
+                for k, e in picked]
+    return "\n".join(out)
+
+
+def _text_line(texts: dict[str, str], event: Event) -> str:
+    lines = texts.get(event.location.path, "").splitlines()
+    return lines[event.location.line - 1].strip()[:80] if 0 < event.location.line <= len(lines) else ""
 
 
 def _pct(value: float | None) -> str:
@@ -371,8 +399,7 @@ def render(result: Result, truth: dict[str, Truth], cases: list[dict[str, Any]],
         out.append("")
         out.append(f"{title}: {len(rows)}")
         for program, event in rows:
-            lines = texts.get(event.location.path, "").splitlines()
-            text = lines[event.location.line - 1].strip()[:80] if 0 < event.location.line <= len(lines) else ""
+            text = _text_line(texts, event)
             related = "; ".join(f"{r.location.path}:{r.location.line}" for r in event.related)
             why = event.detail.get("failing_guard") or event.detail.get("reason") or event.guard or ""
             out.append(f"  [{PATTERNS.get(program, 'other')}] {event.location.path}:{event.location.line} "
@@ -444,7 +471,9 @@ def main(argv: list[str] | None = None) -> int:
     elapsed["static"] = time.perf_counter() - started
     truth = ground_truth(raw)
     result = score(prediction.events, facts, {c["name"] for c in cases}, truth)
-    text = render(result, truth, cases, prediction.texts, elapsed, facts.torch_version)
+    report, _, summary = render(result, truth, cases, prediction.texts, elapsed, facts.torch_version).rpartition("\n")
+    others = render_other_kinds(score_other_kinds(prediction.events, facts), prediction.texts)
+    text = f"{report}\n{others}\n\n{summary}"  # the SUMMARY line stays last
     print(text)
     if args.save:
         args.save.write_text(text + "\n", encoding="utf-8")
