@@ -3740,4 +3740,30 @@ PROGRAMS: dict[str, str] = {
             for _ in range(3):
                 layer(torch.randn(2, 16, 8), 12)
     ''',
+    "module_tree_in_traced_code": '''
+        import torch
+        import torch.nn as nn
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(4, 4)
+                self.drop = nn.Dropout(0.25)
+                self.blocks = nn.ModuleList([nn.Dropout(0.5), nn.Linear(4, 4)])
+
+            def forward(self, x):
+                keep = 1.0
+                for m in self.modules():
+                    if isinstance(m, nn.Dropout):
+                        keep *= 1 - m.p
+                for name, child in self.named_children():
+                    if name == "lin":
+                        x = child(x)
+                return x * keep
+
+
+        def run():
+            torch.compile(Net())(torch.randn(2, 4))
+    ''',
 }

@@ -11,7 +11,8 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.objects import MAPPING_CONTAINERS, children, container_items, container_kind, container_of
 from vtlint.analyzer.sources import ModuleChildSource, Source, attr_source
 from vtlint.analyzer.values import Value
-from vtlint.analyzer.variables.user_defined import EAGER_MODULE_METHODS, MODULE_METHODS, UserDefinedObjectVariable
+from vtlint.analyzer.variables.user_defined import (EAGER_MODULE_METHODS, MODULE_METHODS, TRACED_MODULE_METHODS,
+                                                    UserDefinedObjectVariable)
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -95,6 +96,9 @@ class NNModuleVariable(UserDefinedObjectVariable):
         `ModuleList.append`, ...): they change `_modules` / attributes, not the graph."""
         if method in EAGER_MODULE_METHODS and tx.eager:
             return _module_tree(self, method)
+        if method in TRACED_MODULE_METHODS and not tx.eager and self.source is not None:
+            # NNModuleVariable.call_method: each submodule reached from the module's Source
+            return _module_tree(self, method, self.source)
         if method == "apply" and tx.eager and args:
             # `model.apply(init_weights)`: every submodule, children before their parent
             for module in _post_order(self):
@@ -196,19 +200,28 @@ def _post_order(module: Value, depth: int = 0) -> list[Value]:
     return [m for _, child in named_children(module) for m in _post_order(child, depth + 1)] + [module]
 
 
-def _module_tree(module: Value, method: str) -> Value:
+def _module_tree(module: Value, method: str, source: Source | None = None) -> Value:
     """What eager code iterates to change a model in place (LoRA injection, freezing, dropout off):
     `parameters()`, `named_parameters()`, `children()`, `named_children()`, `modules()`,
-    `named_modules()`."""
+    `named_modules()`; in traced code (`source`) each submodule carries the Source Dynamo reads it under."""
     if method in ("parameters", "named_parameters"):
         found = [(n, p) for n, _, p in parameters_of(module)]
     elif method in ("children", "named_children"):
         found = named_children(module)
     else:
         found = named_modules(module)
+    if source is not None:
+        found = [(n, v.with_(source=_child_source(source, n))) for n, v in found]
     if method.startswith("named_"):
         return Value(V.LIST, items=[Value(V.TUPLE, items=[V.const(n), v]) for n, v in found])
     return Value(V.LIST, items=[v for _, v in found])
+
+
+def _child_source(source: Source, dotted: str) -> Source:
+    """`L['self'].layers._modules['0'].attn` from the module's Source and a `named_modules()` name."""
+    for name in dotted.split(".") if dotted else []:
+        source = ModuleChildSource(source, name)
+    return source
 
 
 def set_child(module: Value, name: str, value: Value) -> None:

@@ -30,6 +30,8 @@ MODULE_METHODS = frozenset({"register_buffer", "register_parameter", "add_module
 # ... and those the eager run models for the calling script only (`for p in model.backbone.parameters()`).
 EAGER_MODULE_METHODS = frozenset({"parameters", "named_parameters", "modules", "named_modules", "children",
                                   "named_children"})
+# ... of which Dynamo traces the module tree, each submodule with its Source (`for m in self.modules()`).
+TRACED_MODULE_METHODS = frozenset({"modules", "named_modules", "children", "named_children"})
 
 
 def qualified(summary: ModuleSummary, qualname: str) -> str:
@@ -324,7 +326,8 @@ class UserDefinedObjectVariable(Value):
                                                              TypeAttrSource(self.source, name, index))
                     value = value.with_(source=first)
                 return value
-        if is_module and (name in MODULE_METHODS or (tx.eager and name in EAGER_MODULE_METHODS)):
+        if is_module and (name in MODULE_METHODS or name in TRACED_MODULE_METHODS
+                          or (tx.eager and name in EAGER_MODULE_METHODS)):
             return Value(V.LIB, ref=f"torch.nn.Module.{name}", bound_self=self)
         return base_method(tx.project, self, name) or Value(V.UNKNOWN, source=attr_source(self.source, name),
                                                               confidence="low")
