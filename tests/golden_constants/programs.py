@@ -3766,4 +3766,28 @@ PROGRAMS: dict[str, str] = {
         def run():
             torch.compile(Net())(torch.randn(2, 4))
     ''',
+    "flags_by_formatted_name": '''
+        import torch
+        import torch.nn as nn
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(4, 4)
+                self.output_hidden_states = False
+
+            def forward(self, x):
+                wanted = {k: getattr(self, f"output_{k}", False) for k in ("hidden_states",)}
+                collected = {k: [] for k, v in wanted.items() if v}
+                if len(collected) > 0:
+                    x = x * 2
+                if any(len(getattr(m, "_forward_hooks", {})) for m in self.modules()):
+                    x = x + 1
+                return self.lin(x)
+
+
+        def run():
+            torch.compile(Net())(torch.randn(2, 4))
+    ''',
 }

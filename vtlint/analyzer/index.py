@@ -141,6 +141,7 @@ class Project:
                  edited: frozenset[str] | set[str] = frozenset()) -> None:
         self.summaries = {s.display: s for s in summaries}
         self.texts = texts
+        self._mentions: dict[str, bool] = {}
         self.chunks = chunks  # the parse kept warm for the `edited` files (the editor's buffers)
         self.edited = edited
         self.by_module: dict[str, ModuleSummary] = {}
@@ -156,6 +157,15 @@ class Project:
         self.library_displays: set[str] = set()
         self.library_roots = _library_roots()
         self._roots_key = _roots_key(self.library_roots)
+
+    def mentions(self, word: str) -> bool:
+        """Whether any checked file's text contains `word` (a setter it may call: `set_fastpath_enabled`);
+        the installed packages read for their source are not the project's."""
+        found = self._mentions.get(word)
+        if found is None:
+            found = self._mentions[word] = any(word in text for display, text in self.texts.items()
+                                               if display not in self.library_displays)
+        return found
 
     def parsed(self, display: str) -> Parsed | None:
         if display not in self._parsed:

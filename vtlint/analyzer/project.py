@@ -37,6 +37,7 @@ from vtlint.analyzer.index import Parsed, Project, parsed_module
 from vtlint.analyzer.recompiles import predict_recompiles
 from vtlint.analyzer.seeding import entry_env, site_value
 from vtlint.analyzer.summary import ModuleSummary, positional_params, summarize
+from vtlint.analyzer.values import Value
 from vtlint.analyzer.walk import Act, CalleeFrame, TooComplex, Walker
 from vtlint.config import Config, DynamoSettings
 from vtlint.findings import Kind, Level, Location, Notification
@@ -523,6 +524,7 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
     walker = Walker(project, settings, entry, fn.name.value, ENTRY_BUDGET_S)
     walker.replay_grad_modes = _grad_modes(calls)
     walker.grad_enabled = _traced_grad_mode(calls)
+    _seed_call_state(walker, calls)
     try:
         env = entry_env(walker, parsed, spec, fn, calls)
     except TooComplex as exc:  # building the frame's arguments ran out of the entry's time
@@ -650,6 +652,15 @@ def _retrace_callee(project: Project, settings: DynamoSettings, frame: CalleeFra
     return events
 
 
+def _seed_call_state(walker: Walker, calls: list[Site]) -> None:
+    """What the first call's frame finds when Dynamo traces it: the module-level objects as the program
+    left them, and the autocast region it is made in (none when no call is in sight)."""
+    if calls:
+        memo: dict[int, dict[str, Value]] = {}
+        walker.global_objects = {k: V.snapshot(g, memo=memo) for k, g in calls[0].globals.items()}
+        walker.autocast = calls[0].autocast
+
+
 def _walk_again(project: Project, settings: DynamoSettings, spec: EntrySpec, fn: cst.FunctionDef, cls: str | None,
                 calls: list[Site], prediction: Prediction) -> list[Event]:
     """The frame traced once more, for the compile the first of `calls` causes (its notes are the
@@ -660,6 +671,7 @@ def _walk_again(project: Project, settings: DynamoSettings, spec: EntrySpec, fn:
     entry = f"{spec.display}:{spec.qualname}"
     walker = Walker(project, settings, entry, fn.name.value, ENTRY_BUDGET_S)
     walker.grad_enabled = _traced_grad_mode(calls)
+    _seed_call_state(walker, calls)
     scratch = Prediction()
     try:
         env = entry_env(walker, parsed, spec, fn, calls)

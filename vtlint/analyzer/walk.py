@@ -886,6 +886,12 @@ class Walker:
         if len(target.slice) != 1 or not isinstance(target.slice[0].slice, cst.Index):
             return
         key = self.expr(target.slice[0].slice.value, act)
+        if owner.kind == V.OBJECT and isinstance(owner, UserDefinedObjectVariable):
+            # `REGISTRY[model] = flags`: Python calls the class's `__setitem__` (a dict subclass's own
+            # keying), else dict's on the items the object holds
+            if owner.call_dunder(self, "__setitem__", [key, value], {}, act, target) is not None:
+                return
+            owner = dict_storage(owner) or owner
         if not key.known or owner.items is None:
             return
         if owner.kind == V.DICT and owner.source is not None and owner.keys is not None and not self.eager:
@@ -982,16 +988,27 @@ class Walker:
         return V.const(node.evaluated_value) if isinstance(node.evaluated_value, str) else V.unknown()
 
     def e_FormattedString(self, node: cst.FormattedString, act: Act) -> Value:
+        """FORMAT_VALUE / BUILD_STRING: of constants, a constant (`f"output_{k}"` names an attribute)."""
         pushed = 0  # each piece before a `{value}` waits on the stack until BUILD_STRING
+        pieces: list[str] | None = []
+        used: list[Value] = []
         try:
             for part in node.parts:
                 if isinstance(part, cst.FormattedStringExpression):
-                    self.use(self.expr(part.expression, act), act, part)
+                    value = self.expr(part.expression, act)
+                    self.use(value, act, part)
+                    used.append(value)
+                    text = _formatted(value, part) if pieces is not None else None
+                    pieces = None if text is None or pieces is None else [*pieces, text]
+                elif pieces is not None and isinstance(part, cst.FormattedStringText):
+                    pieces.append(part.value.replace("{{", "{").replace("}}", "}"))
                 pushed += 1
                 self.stack_depth += 1
         finally:
             self.stack_depth -= pushed
-        return Value(V.CONST, pytype="str")
+        if pieces is None:
+            return Value(V.CONST, pytype="str")
+        return _weakest(V.const("".join(pieces)), *used)
 
     def e_Name(self, node: cst.Name, act: Act) -> Value:
         name = node.value
@@ -1421,15 +1438,15 @@ class Walker:
             return Value(V.FUNC, ref=f"{summary.module}.{name}" if summary.module else name, source=source)
         if name in summary.classes:
             return Value(V.CLASS, ref=f"{summary.module}.{name}" if summary.module else name, source=source)
+        key = f"{summary.display}:{name}"
+        if key in self.global_objects:  # an object the frame's caller left there (a registry filled)
+            return _first_reach(self, self.global_objects[key], source)
         executed = self.module_envs.get(summary.display)
         if executed is None and summary.import_effects and not self.project.is_library(summary.display):
             executed = self.import_module(summary)
         if executed is not None and name in executed:
             return executed[name]  # the module's namespace as its top level (walked eagerly) left it
         if name in summary.globals:
-            key = f"{summary.display}:{name}"
-            if key in self.global_objects:
-                return _first_reach(self, self.global_objects[key], source)
             value = self.materialize(summary.globals[name], summary, source, act)
             if name in summary.reassigned and value.kind == V.CONST:
                 # `_HAS_X = False` then `if ...: _HAS_X = True` at module level: which assignment ran
@@ -1447,6 +1464,14 @@ class Walker:
         if summary.star_imports:
             self.notes.append(f"`{name}` may come from a star-import; its value is unknown")
         return V.unknown()
+
+    def _module_objects(self) -> dict[str, Value]:
+        """The objects module globals hold now ("display:name"), the instances in the modules whose top
+        level the walk ran included: what a compiled call made here finds (`REGISTRY[model] = flags` in
+        a constructor, read back in `forward`)."""
+        found = {f"{display}:{name}": value for display, env in self.module_envs.items()
+                 for name, value in env.items() if value.kind == V.OBJECT}
+        return found | self.global_objects
 
     def _global_source(self, summary: ModuleSummary, name: str) -> Source:
         if summary.display == self.entry.partition(":")[0]:
@@ -1586,7 +1611,7 @@ class Walker:
             memo: dict[int, dict[str, Value]] = {}  # one object under two names stays one object
             site = Site(act.display, line, column, [V.snapshot(a, memo=memo) for a in args],
                         {k: V.snapshot(a, memo=memo) for k, a in passed.items()}, in_loop=act.loops > 0,
-                        globals={k: V.snapshot(g, memo=memo) for k, g in self.global_objects.items()},
+                        globals={k: V.snapshot(g, memo=memo) for k, g in self._module_objects().items()},
                         grad_enabled=self.grad_enabled, autocast=self.autocast,
                         cells={k: V.snapshot(closure[k], memo=memo) for k in _names_read(fn) if k in closure})
             self.recorded.append(((parsed.summary.display, qualname), site))
@@ -1979,6 +2004,10 @@ def _identity(left: Value, right: Value) -> bool | None:
         return left.ref == right.ref  # one class or function per qualified name (`layer_cls is SAGELayer`)
     if left.kind == right.kind == V.CONST and left.known and right.known:
         return left.value is right.value or (left.value is None and right.value is None)
+    if left.kind == right.kind == V.LIB and left.ref and right.ref and left.bound_self is right.bound_self is None:
+        # `activation is F.relu`: one function per name; two names of one module are two functions
+        return True if left.ref == right.ref else False if left.ref.rpartition(".")[0] == right.ref.rpartition(".")[0] \
+            else None
     if V.CONST in (left.kind, right.kind):
         other, const = (right, left) if left.kind == V.CONST else (left, right)
         if const.known and const.value is None and other.kind in (V.TENSOR, V.OBJECT, V.NN_MODULE, V.LIST, V.TUPLE):
@@ -2075,6 +2104,21 @@ def _target_names(node: cst.BaseExpression) -> list[str]:
     if isinstance(node, (cst.Tuple, cst.List)):
         return [n for e in node.elements for n in _target_names(e.value)]
     return []
+
+
+def _formatted(value: Value, part: cst.FormattedStringExpression) -> str | None:
+    """`{value!r:>8}` of a known constant, as Python formats it; None when the walk cannot."""
+    if value.kind != V.CONST or not value.known or not isinstance(value.value, (str, int, float, bool, type(None))):
+        return None
+    spec = part.format_spec
+    if spec and not all(isinstance(p, cst.FormattedStringText) for p in spec):
+        return None
+    shown = {"r": repr, "s": str, "a": ascii}.get(part.conversion or "", lambda v: v)(value.value)
+    try:
+        return format(shown, "".join(p.value for p in spec or ()  # type: ignore[union-attr]
+                                     if isinstance(p, cst.FormattedStringText)))
+    except (ValueError, TypeError):
+        return None
 
 
 def _weakest(result: Value, *operands: Value) -> Value:

@@ -3,6 +3,8 @@ known constants as Dynamo does, guarding what they read."""
 
 from __future__ import annotations
 
+import collections.abc
+import numbers
 import types
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +64,8 @@ class BuiltinVariable(Value):
             return _map(tx, name, args, act, node)
         if name == "isinstance":
             return _isinstance(tx, args)
+        if name in ("any", "all") and len(args) == 1 and not kwargs:
+            return _any_all(tx, name == "any", args[0], act, node)
         if name == "setattr" and tx.eager and len(args) == 3 and args[1].known and isinstance(args[1].value, str) \
                 and args[0].kind in (V.NN_MODULE, V.OBJECT):
             set_child(args[0], args[1].value, args[2])  # `setattr(parent, "c_attn", LoRALinear(child))`
@@ -90,6 +94,8 @@ class BuiltinVariable(Value):
                 return Value(V.TENSOR)
             if all(i.kind == V.CONST and i.known for i in args[0].items):
                 return V.compute(sum, [i.value for i in args[0].items])
+        if name == "str" and len(args) == 1 and args[0].kind == V.CLASS and args[0].ref:
+            return V.const(f"<class '{args[0].ref}'>")  # `str(model.__class__)`: a registry's key
         if name in ("int", "float", "bool", "str"):
             return Value(V.CONST, pytype=name)  # its value unknown, its type certain
         return Value(V.CONST) if name in PURE_BUILTINS else V.unknown()
@@ -115,11 +121,30 @@ def _type_of(tx: Walker, value: Value) -> Value:
     return Value(V.CLASS, ref=value.ref)
 
 
+# the abstract base classes a check names (`isinstance(normalized_shape, numbers.Integral)`)
+_ABSTRACT_TYPES: dict[str, type] = {
+    "numbers.Number": numbers.Number, "numbers.Complex": numbers.Complex, "numbers.Real": numbers.Real,
+    "numbers.Integral": numbers.Integral, "collections.abc.Sequence": collections.abc.Sequence,
+    "collections.abc.Mapping": collections.abc.Mapping, "collections.abc.Iterable": collections.abc.Iterable,
+    "typing.Sequence": collections.abc.Sequence, "typing.Mapping": collections.abc.Mapping,
+}
+
+
+def _python_type(wanted: Value) -> type | None:
+    if wanted.kind == V.BUILTIN:
+        return _BUILTIN_TYPES.get(wanted.ref or "")
+    return _ABSTRACT_TYPES.get(wanted.ref or "") if wanted.kind == V.LIB else None
+
+
 def _builtin_isinstance(value: Value, wanted: list[Value]) -> bool | None:
-    """`isinstance(value, dict)` against builtin types, for a value whose Python type the walk knows."""
-    if not wanted or any(w.kind != V.BUILTIN or w.ref not in _BUILTIN_TYPES for w in wanted):
+    """`isinstance(value, dict)` against builtin types and the ABCs of `numbers` and `collections.abc`,
+    for a value whose Python type the walk knows (a library function is none of them)."""
+    found = [_python_type(w) for w in wanted]
+    if not found or None in found:
         return None
-    types = tuple(_BUILTIN_TYPES[w.ref or ""] for w in wanted)
+    types = tuple(t for t in found if t is not None)
+    if value.kind == V.LIB and value.ref and value.ref.startswith("torch.") and value.ref.rpartition(".")[2].islower():
+        return False  # `isinstance(activation, str)` of `F.relu`: a function
     if value.kind == V.CONST and value.known:
         return isinstance(value.value, types)
     known = _PYTYPES.get(value.pytype or "") if value.kind == V.CONST else _CONTAINER_TYPES.get(value.kind)
@@ -184,13 +209,29 @@ def _named_attribute(tx: Walker, name: str, args: list[Value], act: Act, node: c
     return found
 
 
+def _any_all(tx: Walker, wanted: bool, iterable: Value, act: Act, node: cst.CSTNode) -> Value:
+    """`any(...)` / `all(...)`: Dynamo inlines its polyfill, a loop that tests each element in turn and
+    stops at the first that decides (a constant when each tested one is known)."""
+    elements = tx.iterate(iterable, act, node)
+    if elements is None:
+        return Value(V.CONST, pytype="bool")
+    undecided = False
+    for element in elements:
+        verdict = tx.truth(element, act, node, "if")
+        if verdict is None:
+            undecided = True
+        elif verdict is wanted:
+            return V.const(wanted)
+    return Value(V.CONST, pytype="bool") if undecided else V.const(not wanted)
+
+
 def _len(tx: Walker, target: Value, act: Act, node: cst.CSTNode) -> Value:
     if target.kind == V.CONST:
         tx.use(target, act, node)  # `len(s)` of a string from outside is constant-folded: EQUALS_MATCH on s
         return V.compute(len, target.value) if target.known else Value(V.CONST, pytype="int")
-    if target.kind in (V.LIST, V.TUPLE):
+    if target.kind in (V.LIST, V.TUPLE, V.DICT):
         tx.length_check(target, act, node)
-    if target.kind in (V.LIST, V.TUPLE, V.NN_MODULE) and target.items is not None:
+    if target.kind in (V.LIST, V.TUPLE, V.DICT, V.NN_MODULE) and target.items is not None:
         return V.const(len(target.items))  # a ModuleList's length is static, as its children are
     if tx.eager and target.kind == V.TENSOR and target.items and target.items[0].kind == V.CONST:
         return target.items[0]  # `len(x)` of a tensor the program built: its first size

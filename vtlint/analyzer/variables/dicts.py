@@ -43,6 +43,14 @@ class ConstDictVariable(Value):
             return V.unknown()
         if method == "__getitem__" and args:
             return self.getitem(tx, args[0], act, node)
+        if method == "__setitem__" and len(args) == 2 and args[0].known:
+            # `super().__setitem__(str(model.__class__), flags)` in a dict subclass's override
+            if args[0].value in keys:
+                items[keys.index(args[0].value)] = args[1].with_(source=None)
+            else:
+                keys.append(args[0].value)
+                items.append(args[1].with_(source=None))
+            return V.const(None)
         if method == "__contains__" and args and args[0].known:
             return V.const(args[0].value in keys)
         if method in ("keys", "values", "items"):

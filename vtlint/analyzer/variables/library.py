@@ -71,6 +71,17 @@ CONSTANT_FOLD = {
     "Tensor.is_floating_point": "bool", "Tensor.is_complex": "bool", "Tensor.is_contiguous": "bool",
     "Tensor.element_size": "int", "Tensor.get_device": "int",
 }
+AUTOCAST_CHECKS = frozenset({"torch.is_autocast_enabled", "torch.is_autocast_cpu_enabled",
+                             "torch._C._is_any_autocast_enabled"})
+# Dynamo's `handle_has_torch_function`: whether any argument (a tuple of them too) overrides torch functions
+TORCH_FUNCTION_CHECKS = frozenset({"torch.overrides.has_torch_function", "torch.overrides.has_torch_function_unary",
+                                   "torch.overrides.has_torch_function_variadic", "torch._C._has_torch_function"})
+# Library switches read while tracing (Dynamo inlines the getter and guards the module global), with the
+# setter that flips them: unless the project calls it, the default holds
+LIBRARY_STATE = {"torch.backends.mha.get_fastpath_enabled": ("set_fastpath_enabled", True)}
+# torch.nn.functional helpers (inlined by Dynamo; their source is not read) that return None for a None
+# argument, and that argument's name (first positional)
+NONE_IN_NONE_OUT = {"torch.nn.functional._canonical_mask": "mask", "torch.nn.functional._none_or_dtype": "input"}
 # Tensor methods that break the graph and hand the resume function a Python number.
 SCALAR_READS = {"item": "float"}
 DATA_PTR = "<data_ptr>"  # the ref of a DataPtrVariable (`t.data_ptr()`)
@@ -151,6 +162,15 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return V.const(False)  # a Python value's type is guarded already: the answer is a constant
     if name == "torch.is_grad_enabled" and tx.grad_enabled is not None:
         return V.const(tx.grad_enabled)  # the grad mode the frame is traced in: a constant, guarded by GLOBAL_STATE
+    if name in AUTOCAST_CHECKS and tx.autocast == "":
+        return V.const(False)  # traced outside any autocast region: Dynamo folds it (GLOBAL_STATE guards it)
+    if name in TORCH_FUNCTION_CHECKS and (flat := _flattened(args)) is not None \
+            and all(v.kind == V.TENSOR or (v.kind == V.CONST and v.known) for v in flat):
+        return V.const(False)  # plain tensors and constants: no `__torch_function__` override to dispatch to
+    if name in NONE_IN_NONE_OUT and _argument(args, kwargs, NONE_IN_NONE_OUT[name]) is None:
+        return V.const(None)  # `F._canonical_mask(mask=None, ...)`: inlined by Dynamo, it returns None
+    if name in LIBRARY_STATE and not tx.project.mentions(LIBRARY_STATE[name][0]):
+        return V.const(LIBRARY_STATE[name][1])  # a library switch the project never flips: its default
     if name in CONSTANT_FOLD:
         return Value(V.CONST, pytype=CONSTANT_FOLD[name], confidence="medium")
     if name in CONTROL_FLOW and not tx.eager:
@@ -384,3 +404,21 @@ def is_torch_nn_class(ref: str) -> bool:
     return (ref.startswith("torch.nn.") and not ref.startswith(("torch.nn.functional.", "torch.nn.init."))
             and name[:1].isupper() and name not in ("Parameter", "Buffer", "Module"))
 
+
+def _flattened(args: list[Value]) -> list[Value] | None:
+    """The arguments with tuples and lists opened (`has_torch_function((src, weight, bias))`)."""
+    out: list[Value] = []
+    for value in args:
+        if value.kind in (V.TUPLE, V.LIST):
+            if value.items is None:
+                return None
+            out += value.items
+        else:
+            out.append(value)
+    return out
+
+
+def _argument(args: list[Value], kwargs: dict[str, Value], name: str) -> Any:
+    """The known value of the first positional argument (or keyword `name`); `...` when not known."""
+    given = kwargs.get(name) or (args[0] if args else None)
+    return given.value if given is not None and given.kind == V.CONST and given.known else ...

@@ -20,6 +20,12 @@ if TYPE_CHECKING:
     from vtlint.analyzer.walk import Act, Walker
 
 
+# nn.Module's hook dicts, filled only by its `register_*hook` methods
+HOOK_DICTS = frozenset({"_forward_hooks", "_forward_pre_hooks", "_backward_hooks", "_backward_pre_hooks",
+                        "_forward_hooks_with_kwargs", "_forward_pre_hooks_with_kwargs", "_forward_hooks_always_called",
+                        "_state_dict_hooks", "_load_state_dict_pre_hooks"})
+
+
 class NNModuleVariable(UserDefinedObjectVariable):
     tracks = (V.NN_MODULE,)
 
@@ -30,6 +36,12 @@ class NNModuleVariable(UserDefinedObjectVariable):
             found = children(self)  # `self.transformer.drop`: a ModuleDict's child by attribute
             if found is not None:
                 return found[self.keys.index(name)]
+        if name in HOOK_DICTS and name not in self.attrs and not tx.project.mentions("register_") \
+                and not tx.project.mentions(f"{name} ="):
+            # `getattr(m, "_forward_hooks", {})` (TransformerEncoderLayer's fast path): nn.Module.__init__
+            # leaves them empty and the project registers no hook; Dynamo skips hook guards
+            # (skip_nnmodule_hook_guards), so the read is no guard of its own
+            return Value(V.DICT, keys=[], items=[])
         if self.ref and tx.project.klass(self.ref):
             return super().var_getattr(tx, name, act, node)
         # a torch.nn module whose class the walk cannot read: parameters are tensors, calls graph nodes

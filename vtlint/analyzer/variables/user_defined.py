@@ -92,7 +92,7 @@ def post_init_of(project: Project, summary: ModuleSummary, cls: ClassSummary) ->
 # dict's own classes, as a class statement names them: a subclass keeps its items in the dict itself
 DICT_BASES = frozenset({"dict", "OrderedDict", "collections.OrderedDict", "typing.OrderedDict"})
 # dict methods the walk models on that storage (`super().__getitem__(key)` in an override)
-DICT_STORAGE_METHODS = frozenset({"__getitem__", "get", "keys", "values", "items", "__contains__"})
+DICT_STORAGE_METHODS = frozenset({"__getitem__", "__setitem__", "get", "keys", "values", "items", "__contains__"})
 
 
 def is_dict_subclass(project: Project, summary: ModuleSummary, cls: ClassSummary) -> bool:
