@@ -697,3 +697,81 @@ def test_importing_a_module_runs_its_registering_decorators(predict: Predict) ->
     })
     inlined = {(e.location.path, e.location.line, e.callee) for e in of(prediction, Action.INLINE)}
     assert ("model.py", 23, "model.py:_silu") in inlined
+
+
+def test_registry_filled_at_construction_decides_the_traced_branch(predict: Predict) -> None:
+    """transformers' `_CAN_RECORD_REGISTRY`: a dict subclass keyed by `str(model.__class__)`, filled in
+    `__init__`, read back in `forward`; the lock behind the empty registry entry is never entered."""
+    source = """
+        import threading
+
+        import torch
+        import torch.nn as nn
+
+
+        class _Registry(dict):
+            def __setitem__(self, model, flags):
+                super().__setitem__(str(model.__class__), flags)
+
+            def get(self, model):
+                return super().get(str(model.__class__)) or {}
+
+
+        REGISTRY = _Registry()
+        _lock = threading.Lock()
+
+
+        class Net(nn.Module):
+            _flags = {"hidden_states": 1}
+
+            def __init__(self):
+                super().__init__()
+                REGISTRY[self] = self._flags
+                self.output_hidden_states = False
+
+            def forward(self, x):
+                wanted = {k: getattr(self, f"output_{k}", False) for k in REGISTRY.get(self)}
+                if len({k: [] for k, v in wanted.items() if v}) > 0:
+                    with _lock:
+                        x = x + 1
+                return x * 2
+
+
+        def main():
+            torch.compile(Net())(torch.randn(2, 4))
+    """
+    prediction = predict({"reg.py": source})
+    assert of(prediction, Action.GRAPH_BREAK) == []
+    assert guards(prediction)["L['self'].output_hidden_states"] == "FALSE_MATCH: L['self'].output_hidden_states == False"
+
+
+def test_constant_checks_prune_dead_branches(predict: Predict) -> None:
+    """any() over the module tree, f-strings, numbers ABCs and dtype aliases fold to constants, so only
+    the arm Dynamo takes is read."""
+    source = """
+        import numbers
+
+        import torch
+        import torch.nn as nn
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(4, 4)
+                self.dead = 2
+                self.live = 3
+
+            def forward(self, x, dt, width):
+                if any(m is None for m in self.modules()) or f"w{width}" != "w4":
+                    x = x * self.dead
+                if dt is torch.half and isinstance(width, numbers.Integral):
+                    x = x * self.live
+                return self.lin(x)
+
+
+        def main():
+            torch.compile(Net())(torch.randn(2, 4), torch.float16, 4)
+    """
+    read = set(guards(predict({"net.py": source})))
+    assert "L['self'].live" in read and "L['self'].dead" not in read

@@ -2006,8 +2006,13 @@ def _identity(left: Value, right: Value) -> bool | None:
         return left.value is right.value or (left.value is None and right.value is None)
     if left.kind == right.kind == V.LIB and left.ref and right.ref and left.bound_self is right.bound_self is None:
         # `activation is F.relu`: one function per name; two names of one module are two functions
-        return True if left.ref == right.ref else False if left.ref.rpartition(".")[0] == right.ref.rpartition(".")[0] \
-            else None
+        # (dtypes aside: `torch.half is torch.float16`)
+        (owner, _, name), (other_owner, _, other) = left.ref.rpartition("."), right.ref.rpartition(".")
+        if left.ref == right.ref:
+            return True
+        if owner == other_owner == "torch" and name in DTYPE_NAMES and other in DTYPE_NAMES:
+            return DTYPE_NAMES[name] == DTYPE_NAMES[other]
+        return False if owner == other_owner and not {name, other} & DTYPE_NAMES.keys() else None
     if V.CONST in (left.kind, right.kind):
         other, const = (right, left) if left.kind == V.CONST else (left, right)
         if const.known and const.value is None and other.kind in (V.TENSOR, V.OBJECT, V.NN_MODULE, V.LIST, V.TUPLE):
