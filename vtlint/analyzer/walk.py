@@ -50,6 +50,7 @@ from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.builtin import BUILTIN_NAMES
 from vtlint.analyzer.variables.config_text import PARSERS
+from vtlint.analyzer.variables.dicts import set_item
 from vtlint.analyzer.variables.library import DATA_PTR, UNSPECIALIZED, is_torch_nn_class
 from vtlint.analyzer.variables.lists import NONEMPTY, RangeVariable
 from vtlint.analyzer.variables.nn_module import parameters_of
@@ -902,11 +903,7 @@ class Walker:
                 self.use(value, act, target)  # stored in an object from outside: reconstructed after the graph
         stored = value.with_(source=None)
         if owner.kind in (V.DICT, V.NN_MODULE) and owner.keys is not None:  # a dict, a ModuleDict
-            if key.value in owner.keys:
-                owner.items[owner.keys.index(key.value)] = stored
-            else:
-                owner.keys.append(key.value)
-                owner.items.append(stored)
+            set_item(owner.keys, owner.items, key.value, stored)
         elif owner.kind in (V.LIST, V.NN_MODULE) and isinstance(key.value, int) \
                 and -len(owner.items) <= key.value < len(owner.items):  # a list, a ModuleList
             owner.items[key.value] = stored
@@ -1183,13 +1180,13 @@ class Walker:
                 if spread.kind != V.DICT or spread.keys is None or spread.items is None:
                     return V.unknown("medium")
                 for key, item in zip(spread.keys, spread.items, strict=True):
-                    _set_item(keys, items, key, item)
+                    set_item(keys, items, key, item)
                 continue
             key = self.expr(element.key, act)
             value = self.expr(element.value, act)
             if key.kind != V.CONST or not key.known:
                 return V.unknown("medium")
-            _set_item(keys, items, key.value, value)
+            set_item(keys, items, key.value, value)
         return Value(V.DICT, keys=keys, items=items)
 
     def e_ListComp(self, node: cst.ListComp, act: Act) -> Value:
@@ -2027,15 +2024,6 @@ def _absorbing(op: Any, left: Value, right: Value) -> bool | None:
         return None
     absorbing = op is operator.or_
     return absorbing if any(v.kind == V.CONST and v.known and v.value is absorbing for v in (left, right)) else None
-
-
-def _set_item(keys: list[Any], items: list[Value], key: Any, value: Value) -> None:
-    """`d[key] = value` on a dict kept as parallel keys and items: a key seen before keeps its place."""
-    if key in keys:
-        items[keys.index(key)] = value
-    else:
-        keys.append(key)
-        items.append(value)
 
 
 def _constant_slice(bounds: list[Value | None]) -> slice | None:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from vtlint.analyzer import values as V
 from vtlint.analyzer.sources import AttrSource, attr_source
 from vtlint.analyzer.values import Value
+from vtlint.analyzer.variables.dicts import set_item
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -81,11 +82,7 @@ class ArgumentParserVariable(Value):
 
     def _store(self, dest: str, value: Value) -> None:
         keys, items = list(self.keys or []), list(self.items or [])
-        if dest in keys:
-            items[keys.index(dest)] = value
-        else:
-            keys.append(dest)
-            items.append(value)
+        set_item(keys, items, dest, value)
         self.keys, self.items = keys, items
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from vtlint.analyzer import values as V
 from vtlint.analyzer.sources import Source, item_source
@@ -45,11 +45,7 @@ class ConstDictVariable(Value):
             return self.getitem(tx, args[0], act, node)
         if method == "__setitem__" and len(args) == 2 and args[0].known:
             # `super().__setitem__(str(model.__class__), flags)` in a dict subclass's override
-            if args[0].value in keys:
-                items[keys.index(args[0].value)] = args[1].with_(source=None)
-            else:
-                keys.append(args[0].value)
-                items.append(args[1].with_(source=None))
+            set_item(keys, items, args[0].value, args[1].with_(source=None))
             return V.const(None)
         if method == "__contains__" and args and args[0].known:
             return V.const(args[0].value in keys)
@@ -75,11 +71,7 @@ class ConstDictVariable(Value):
                 self.keys = self.items = None
                 return V.const(None)
             for key, item in [*zip(given.keys, given.items, strict=True), *kwargs.items()]:
-                if key in keys:
-                    items[keys.index(key)] = item.with_(source=None)
-                else:
-                    keys.append(key)
-                    items.append(item.with_(source=None))
+                set_item(keys, items, key, item.with_(source=None))
             return V.const(None)
         if method == "setdefault" and args and args[0].known:
             # `rope_parameters.setdefault("rope_type", "default")`: the value there, else the default, stored
@@ -99,6 +91,15 @@ class ConstDictVariable(Value):
         return V.unknown()
 
 
+def set_item(keys: list[Any], items: list[Value], key: Any, value: Value) -> None:
+    """`d[key] = value` on a dict kept as parallel keys and items: a key seen before keeps its place."""
+    if key in keys:
+        items[keys.index(key)] = value
+    else:
+        keys.append(key)
+        items.append(value)
+
+
 def _sourced(item: Value, source: Source | None) -> Value:
     """A value read out of a dict from outside the frame: VariableBuilder wraps it under the dict's
     item Source (`G['FUNCS']._global_mapping['sdpa']`), wherever the value came from; an object or
@@ -115,9 +116,5 @@ def dict_of(args: list[Value], kwargs: dict[str, Value]) -> Value:
         return V.unknown()
     keys, items = list(base.keys), list(base.items)
     for key, value in kwargs.items():
-        if key in keys:
-            items[keys.index(key)] = value
-        else:
-            keys.append(key)
-            items.append(value)
+        set_item(keys, items, key, value)
     return Value(V.DICT, keys=keys, items=items)
