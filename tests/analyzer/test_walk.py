@@ -745,6 +745,69 @@ def test_registry_filled_at_construction_decides_the_traced_branch(predict: Pred
     assert guards(prediction)["L['self'].output_hidden_states"] == "FALSE_MATCH: L['self'].output_hidden_states == False"
 
 
+def test_registry_filled_by_a_class_decorator_builds_the_submodules(predict: Predict) -> None:
+    """`LAYER_REGISTRY[name] = cls` in a decorator runs when `layers` is imported; the registry read in
+    `model.py`'s constructor is that filled dict, so the compiled step inlines the registered layer."""
+    layers = """
+        import torch.nn as nn
+
+        LAYER_REGISTRY = {}
+
+
+        def register_layer(name):
+            def deco(cls):
+                LAYER_REGISTRY[name] = cls
+                return cls
+            return deco
+
+
+        @register_layer("gine")
+        class GINEConv(nn.Module):
+            def __init__(self, dim, eps=1e-5):
+                super().__init__()
+                self.norm = nn.LayerNorm(dim, eps=eps)
+
+            def forward(self, h):
+                return self.norm(h)
+    """
+    model = """
+        import torch.nn as nn
+
+        from layers import LAYER_REGISTRY
+
+
+        class Net(nn.Module):
+            def __init__(self, kind):
+                super().__init__()
+                self.layers = nn.ModuleList([LAYER_REGISTRY[kind](8) for _ in range(2)])
+
+            def forward(self, h):
+                for layer in self.layers:
+                    h = layer(h)
+                return h
+    """
+    train = """
+        import torch
+
+        from model import Net
+
+
+        def main():
+            model = Net("gine")
+
+            @torch.compile
+            def step(x):
+                return model(x)
+
+            step(torch.randn(2, 8))
+    """
+    prediction = predict({"layers.py": layers, "model.py": model, "train.py": train})
+    inlined = {(e.location.path, e.callee) for e in of(prediction, Action.INLINE)}
+    assert ("model.py", "layers.py:GINEConv.forward") in inlined
+    assert guards(prediction)["L['model'].layers._modules['1'].norm.eps"] == (
+        "EQUALS_MATCH: L['model'].layers._modules['1'].norm.eps == 1e-05")
+
+
 def test_constant_checks_prune_dead_branches(predict: Predict) -> None:
     """any() over the module tree, f-strings, numbers ABCs and dtype aliases fold to constants, so only
     the arm Dynamo takes is read."""

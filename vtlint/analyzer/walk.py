@@ -1436,11 +1436,11 @@ class Walker:
         if name in summary.classes:
             return Value(V.CLASS, ref=f"{summary.module}.{name}" if summary.module else name, source=source)
         key = f"{summary.display}:{name}"
-        if key in self.global_objects:  # an object the frame's caller left there (a registry filled)
-            return _first_reach(self, self.global_objects[key], source)
         executed = self.module_envs.get(summary.display)
         if executed is None and summary.import_effects and not self.project.is_library(summary.display):
-            executed = self.import_module(summary)
+            executed = self.import_module(summary)  # may fill the object (`REGISTRY[name] = cls` in a decorator)
+        if key in self.global_objects:  # the one object, as the import, or the frame's caller, left it
+            return _first_reach(self, self.global_objects[key], source)
         if executed is not None and name in executed:
             return executed[name]  # the module's namespace as its top level (walked eagerly) left it
         if name in summary.globals:
