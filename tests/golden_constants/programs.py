@@ -3790,4 +3790,48 @@ PROGRAMS: dict[str, str] = {
         def run():
             torch.compile(Net())(torch.randn(2, 4))
     ''',
+    "encoder_layer_fast_path": '''
+        import torch
+        import torch.nn as nn
+
+
+        class Encoder(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.embed = nn.Embedding(50, 16)
+                self.layer = nn.TransformerEncoderLayer(16, nhead=2, dim_feedforward=32, batch_first=True)
+
+            def forward(self, tokens):
+                return self.layer(self.embed(tokens)).mean(1)
+
+
+        def run():
+            encoder = torch.compile(Encoder().eval())
+            with torch.no_grad():
+                encoder(torch.randint(0, 50, (2, 5)))
+    ''',
+    "resume_frame_without_ops": '''
+        import torch
+        import torch.nn as nn
+
+
+        class LossScaler:
+            def __init__(self, init_scale=2.0 ** 8, backoff=0.5):
+                self.scale = init_scale
+                self.backoff = backoff
+
+
+        @torch.compile
+        def scaled_step(model, x, scaler):
+            loss = model(x).pow(2).mean()
+            scaled = loss * scaler.scale
+            overflow = not torch.isfinite(scaled).item()
+            if overflow:
+                scaler.scale *= scaler.backoff
+            return overflow
+
+
+        def run():
+            scaled_step(nn.Linear(4, 1), torch.randn(3, 4), LossScaler())
+    ''',
 }

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import re
 import sys
 import sysconfig
 from dataclasses import dataclass
@@ -158,13 +159,17 @@ class Project:
         self.library_roots = _library_roots()
         self._roots_key = _roots_key(self.library_roots)
 
-    def mentions(self, word: str) -> bool:
-        """Whether any checked file's text contains `word` (a setter it may call: `set_fastpath_enabled`);
-        the installed packages read for their source are not the project's."""
-        found = self._mentions.get(word)
+    def mentions(self, word: str, whole: bool = False) -> bool:
+        """Whether any checked file's text contains `word` (a setter it may call: `set_fastpath_enabled`;
+        `whole`: as a word of its own, `"mps"` but not `steps`); the installed packages read for their
+        source are not the project's."""
+        key = f"\b{word}\b" if whole else word
+        found = self._mentions.get(key)
         if found is None:
-            found = self._mentions[word] = any(word in text for display, text in self.texts.items()
-                                               if display not in self.library_displays)
+            pattern = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)") if whole else None
+            found = self._mentions[key] = any(
+                (pattern.search(text) is not None) if pattern else word in text
+                for display, text in self.texts.items() if display not in self.library_displays)
         return found
 
     def parsed(self, display: str) -> Parsed | None:

@@ -9,6 +9,7 @@ the few modules it enters."""
 
 from __future__ import annotations
 
+import operator
 import re
 import sys
 from dataclasses import dataclass, field
@@ -107,6 +108,15 @@ def module_name(display: str) -> str:
     return ".".join(p for p in parts if p not in ("", ".", ".."))
 
 
+BINOPS = {
+    cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul,
+    cst.Divide: operator.truediv, cst.FloorDivide: operator.floordiv, cst.Modulo: operator.mod,
+    cst.Power: operator.pow, cst.BitAnd: operator.and_, cst.BitOr: operator.or_, cst.BitXor: operator.xor,
+    cst.LeftShift: operator.lshift, cst.RightShift: operator.rshift, cst.MatrixMultiply: operator.matmul,
+}
+_MAX_EXPONENT = 256  # `2.0 ** 8` folds; `10 ** 10**9` is not computed
+
+
 def literal(node: cst.BaseExpression, imports: dict[str, str]) -> Value:
     """The abstract value of an expression written at module or class level."""
     if isinstance(node, cst.Integer):
@@ -128,6 +138,8 @@ def literal(node: cst.BaseExpression, imports: dict[str, str]) -> Value:
         if inner.kind == V.CONST and isinstance(inner.value, (int, float)) and not isinstance(inner.value, bool):
             return V.const(-inner.value)
         return V.unknown()
+    if isinstance(node, cst.BinaryOperation) and type(node.operator) in BINOPS:
+        return _folded(node, imports)  # `init_scale=2.0 ** 8`: Python folds it when the def runs
     if isinstance(node, (cst.List, cst.Tuple)):
         if any(not isinstance(e, cst.Element) for e in node.elements):
             return V.unknown()
@@ -428,6 +440,15 @@ def summarize(module: cst.Module, display: str, text: str) -> ModuleSummary:
 # Decorator factories of these packages bind names only (`@dataclass(frozen=True)`, `@torch.no_grad()`).
 _PURE_DECORATOR_ROOTS = frozenset({"torch", "functools", "dataclasses", "typing", "abc", "contextlib", "enum",
                                    "typing_extensions", "numpy", "jax"})
+
+
+def _folded(node: cst.BinaryOperation, imports: dict[str, str]) -> Value:
+    """Arithmetic on number literals, as Python computes it; unknown otherwise."""
+    left, right = literal(node.left, imports), literal(node.right, imports)
+    numbers = [v.value for v in (left, right) if v.kind == V.CONST and v.known and type(v.value) in (int, float)]
+    if len(numbers) != 2 or (isinstance(node.operator, cst.Power) and abs(numbers[1]) > _MAX_EXPONENT):
+        return V.unknown()
+    return V.compute(BINOPS[type(node.operator)], *numbers)
 
 
 def has_effects(stmt: cst.BaseStatement, imports: dict[str, str]) -> bool:

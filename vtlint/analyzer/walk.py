@@ -37,6 +37,7 @@ from vtlint.analyzer.sources import (
     item_source,
 )
 from vtlint.analyzer.summary import (
+    BINOPS,
     SETTER,
     FunctionSummary,
     ModuleSummary,
@@ -56,7 +57,7 @@ from vtlint.analyzer.variables.lists import NONEMPTY, RangeVariable
 from vtlint.analyzer.variables.nn_module import parameters_of
 from vtlint.analyzer.variables.optimizer import REALIZED, base_method
 from vtlint.analyzer.variables.shapes import broadcast, elementwise, matmul, view, view_attrs, with_values
-from vtlint.analyzer.variables.tensor import DTYPE_NAMES, HEALTHY, grad_of
+from vtlint.analyzer.variables.tensor import DTYPE_NAMES, HEALTHY, ONE_OF, grad_of
 from vtlint.analyzer.variables.user_defined import (
     DICT_STORAGE_METHODS,
     MODULE_METHODS,
@@ -74,12 +75,6 @@ MAX_UNROLL = 64  # loop iterations walked one by one
 MAX_STEPS = 50_000  # statements per entry before "too complex"
 MAX_EAGER_STEPS = 50_000  # statements of eager code (constructions, scripts) per walk
 
-_BINOPS = {
-    cst.Add: operator.add, cst.Subtract: operator.sub, cst.Multiply: operator.mul,
-    cst.Divide: operator.truediv, cst.FloorDivide: operator.floordiv, cst.Modulo: operator.mod,
-    cst.Power: operator.pow, cst.BitAnd: operator.and_, cst.BitOr: operator.or_, cst.BitXor: operator.xor,
-    cst.LeftShift: operator.lshift, cst.RightShift: operator.rshift, cst.MatrixMultiply: operator.matmul,
-}
 _AUGOPS = {
     cst.AddAssign: operator.add, cst.SubtractAssign: operator.sub, cst.MultiplyAssign: operator.mul,
     cst.DivideAssign: operator.truediv, cst.FloorDivideAssign: operator.floordiv, cst.ModuloAssign: operator.mod,
@@ -157,6 +152,7 @@ class Frame:
     graph_ops: int = 0
     resumable_ops: int = 0  # graph ops at the start of the root statement being walked (a resumable state)
     resumable_events: int = 0  # ... and the events recorded by then
+    first_event: int = 0  # the events recorded before this frame began
 
 
 @dataclass
@@ -375,7 +371,7 @@ class Walker:
     def _resume(self, act: Act, node: cst.CSTNode) -> None:
         """Dynamo continues in a fresh frame; its live locals are that frame's arguments."""
         name = f"torch_dynamo_resume_in_{self.fn_name}_at_{act.parsed.line(node)}"
-        self.frame = Frame(name)
+        self.frame = Frame(name, first_event=len(self.events))
         self.frames.append(self.frame)
         for local, value in act.env.items():
             # a number computed in the frame, or one the last resume got on its stack (`mean = x.item()`)
@@ -425,10 +421,12 @@ class Walker:
         self.object_sources.clear()
         self.class_attr_sources.clear()
         initial = dict(act.env)
+        returned = False  # the walk reached the frame's return (not a break that ended it)
         try:
             self.block(body, act)
+            returned = True
         except _Return:
-            pass
+            returned = True
         except _FrameSkipped:
             skipped = True
             # no compile, so no guard; the calls the trace inlined before it gave up are still inlined
@@ -445,6 +443,11 @@ class Walker:
             pass
         # a frame whose trace put no tensor op in its graph compiles no graph (explain counts 0)
         graph_frames = [] if skipped else [f.name for f in self.frames if f.graph_ops]
+        last = self.frames[-1]
+        if returned and len(self.frames) > 1 and not last.graph_ops and not self.settings.fullgraph:
+            # the resume function that returns traced no op: Dynamo's `_return` raises SkipFrame ("No ops
+            # traced for the FX graph"), so it runs eagerly and none of its guards is installed
+            self.events[last.first_event:] = [e for e in self.events[last.first_event:] if e.action is not Action.WRAP]
         specialized = {(f.name, source.name()) for f in self.frames for source in f.specialized}
         for event in self.events:
             if event.action is Action.WRAP and (event.frame, event.source) in specialized:
@@ -1092,7 +1095,7 @@ class Walker:
             right = self.expr(node.right, act)
         finally:
             self.stack_depth -= 1
-        return self.arith(left, right, _BINOPS.get(type(node.operator)), act, node)
+        return self.arith(left, right, BINOPS.get(type(node.operator)), act, node)
 
     def e_UnaryOperation(self, node: cst.UnaryOperation, act: Act) -> Value:
         value = self.expr(node.expression, act)
@@ -2058,13 +2061,20 @@ def _module_slice(container: Value, bounds: list[Value | None]) -> Value:
 def _membership(key: Value, container: Value) -> bool | None:
     """`key in container` where both are known: a dict's keys (Dynamo specializes on them), a
     literal list or tuple of constants written in the code, or a string."""
+    if key.kind == V.CONST and ONE_OF in key.attrs and container.kind in (V.LIST, V.TUPLE) \
+            and container.items is not None:
+        # `x.device.type in ["cpu", "cuda", ...]`: found when every device type it can be is listed
+        listed = {i.value for i in container.items if i.kind == V.CONST and i.known}
+        return True if set(key.attrs[ONE_OF].value) <= listed else None
     if key.kind != V.CONST or not key.known:
         return None
     if container.kind in (V.DICT, V.NN_MODULE) and container.keys is not None:
         return key.value in container.keys  # a dict's keys, a ModuleDict's (the module tree is static)
-    if container.kind in (V.LIST, V.TUPLE) and container.source is None and container.items is not None \
-            and all(i.kind == V.CONST and i.known for i in container.items):
-        return key.value in [i.value for i in container.items]
+    if container.kind in (V.LIST, V.TUPLE) and container.source is None and container.items is not None:
+        listed = [i.value for i in container.items if i.kind == V.CONST and i.known]
+        if key.value in listed:
+            return True  # found, whatever the unknown elements are
+        return False if len(listed) == len(container.items) else None
     if container.kind == V.CONST and container.known and isinstance(container.value, str) \
             and isinstance(key.value, str):
         return key.value in container.value  # a substring: `"flash" in attn_implementation`

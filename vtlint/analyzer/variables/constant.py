@@ -31,6 +31,8 @@ class ConstantVariable(Value):
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
         if self.known and isinstance(self.value, str) and name in STR_METHODS:
             return Value(V.LIB, ref=f"str.{name}", bound_self=self)
+        if self.pytype == "torch.device" and name in self.attrs:
+            return self.attrs[name]  # `x.device.type`
         return super().var_getattr(tx, name, act, node)
 
 

@@ -71,6 +71,7 @@ CONSTANT_FOLD = {
     "Tensor.is_floating_point": "bool", "Tensor.is_complex": "bool", "Tensor.is_contiguous": "bool",
     "Tensor.element_size": "int", "Tensor.get_device": "int",
 }
+RANK_READS = frozenset({"Tensor.dim", "Tensor.ndimension"})
 AUTOCAST_CHECKS = frozenset({"torch.is_autocast_enabled", "torch.is_autocast_cpu_enabled",
                              "torch._C._is_any_autocast_enabled"})
 # Dynamo's `handle_has_torch_function`: whether any argument (a tuple of them too) overrides torch functions
@@ -168,9 +169,14 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
             and all(v.kind == V.TENSOR or (v.kind == V.CONST and v.known) for v in flat):
         return V.const(False)  # plain tensors and constants: no `__torch_function__` override to dispatch to
     if name in NONE_IN_NONE_OUT and _argument(args, kwargs, NONE_IN_NONE_OUT[name]) is None:
-        return V.const(None)  # `F._canonical_mask(mask=None, ...)`: inlined by Dynamo, it returns None
+        # `F._canonical_mask(mask=None, ...)`: inlined by Dynamo, its `if mask is not None` guards the
+        # None (NONE_MATCH on a default it was passed) and it returns None
+        tx.use(kwargs.get(NONE_IN_NONE_OUT[name]) or args[0], act, node)
+        return V.const(None)
     if name in LIBRARY_STATE and not tx.project.mentions(LIBRARY_STATE[name][0]):
         return V.const(LIBRARY_STATE[name][1])  # a library switch the project never flips: its default
+    if name in RANK_READS and receiver is not None and receiver.kind == V.TENSOR and receiver.items is not None:
+        return V.const(len(receiver.items))  # the rank of the example value: static, TENSOR_MATCH checks it
     if name in CONSTANT_FOLD:
         return Value(V.CONST, pytype=CONSTANT_FOLD[name], confidence="medium")
     if name in CONTROL_FLOW and not tx.eager:

@@ -54,8 +54,12 @@ class TensorVariable(Value):
             return Value(V.TUPLE, items=list(self.items))  # eager code: the sizes themselves
         if name == "shape":  # a SizeVariable: ints of the static shape, guarded by the TENSOR_MATCH only
             return Value(V.TUPLE, sample=size_of_tensor())
+        if name == "ndim" and self.items is not None:
+            return V.const(len(self.items))  # the rank: static, TENSOR_MATCH checks it
         if name in _SCALAR_META:
             return Value(V.CONST, pytype=_SCALAR_META[name], confidence="medium")
+        if name == "device":
+            return device_of(tx)
         if name in _META:
             return Value(V.UNKNOWN)
         if name in ("T", "mT") and tx.eager:
@@ -124,6 +128,20 @@ _CONVERSIONS = {method: DTYPE_NAMES[method] for method in ("float", "double", "h
 
 
 SIZE = "tensor_size"  # attrs flag of an int read from a tensor's shape
+
+# torch's device types besides "cpu"; a project places tensors only on those it names somewhere
+# (`.to("cuda")`, `--device xpu`, `torch.device("mps")`)
+_DEVICE_TYPES = ("cuda", "xpu", "mps", "meta", "hpu", "mtia", "xla", "npu", "privateuseone")
+ONE_OF = "one_of"  # attrs entry of a constant whose value is one of a known tuple (a device type)
+
+
+def device_of(tx: Walker) -> Value:
+    """A tensor's `device`: a constant torch.device (Dynamo reads it from the example value, no guard
+    of its own) whose `type` is one of the device types the project names."""
+    types = ("cpu", *(t for t in _DEVICE_TYPES if tx.project.mentions(t, whole=True)))
+    kind = V.const(types[0], confidence="medium") if len(types) == 1 else \
+        Value(V.CONST, pytype="str", confidence="medium", attrs={ONE_OF: V.const(types)})
+    return Value(V.CONST, pytype="torch.device", confidence="medium", attrs={"type": kind})
 
 
 def size_of_tensor() -> Value:
