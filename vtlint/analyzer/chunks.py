@@ -33,17 +33,20 @@ class Chunk:
     statements: tuple[cst.BaseStatement, ...] = ()
     footer: tuple[cst.EmptyLine, ...] = ()  # comment lines after the last statement of the file
     ranges: dict[cst.CSTNode, CodeRange] = field(default_factory=dict)
-    _owned: dict[cst.CSTNode, tuple[CodeRange, Chunk]] | None = None
+    _owned: dict[cst.CSTNode, tuple[CodeRange, object]] | None = None
+    # what `owned` pairs each range with: not the chunk itself, which would make every chunk a
+    # reference cycle that only the cyclic collector frees (a long pause in the language server)
+    key: object = field(default_factory=object)
 
     @classmethod
     def of(cls, module: cst.Module) -> Chunk:
         ranges = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
         return cls(module, tuple(module.body), ranges=dict(ranges))
 
-    def owned(self) -> dict[cst.CSTNode, tuple[CodeRange, Chunk]]:
-        """Each range with this chunk, to find the chunk's offset from a node (built once)."""
+    def owned(self) -> dict[cst.CSTNode, tuple[CodeRange, object]]:
+        """Each range with this chunk's key, to find the chunk's offset from a node (built once)."""
         if self._owned is None:
-            self._owned = {node: (where, self) for node, where in self.ranges.items()}
+            self._owned = {node: (where, self.key) for node, where in self.ranges.items()}
         return self._owned
 
 
@@ -55,13 +58,13 @@ class Positions:
     def __init__(self, placed: list[tuple[Chunk, int]]) -> None:
         self._unplaced: cst.Module | None = None  # a whole module not positioned yet
         self._whole: dict[cst.CSTNode, CodeRange] | None = None
-        self._offsets: dict[Chunk, int] = {}
-        self._ranges: dict[cst.CSTNode, tuple[CodeRange, Chunk]] = {}
+        self._offsets: dict[object, int] = {}  # Chunk.key -> the line the chunk starts at
+        self._ranges: dict[cst.CSTNode, tuple[CodeRange, object]] = {}
         if len(placed) == 1 and placed[0][1] == 0:
             self._whole = placed[0][0].ranges
             return
         for chunk, offset in placed:
-            self._offsets[chunk] = offset
+            self._offsets[chunk.key] = offset
             self._ranges.update(chunk.owned())
 
     @classmethod
@@ -80,8 +83,8 @@ class Positions:
         found = self._ranges.get(node)
         if found is None:
             return None
-        rel, chunk = found
-        offset = self._offsets[chunk]
+        rel, key = found
+        offset = self._offsets[key]
         if not offset:
             return rel
         return CodeRange(CodePosition(rel.start.line + offset, rel.start.column),

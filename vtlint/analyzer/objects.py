@@ -13,6 +13,8 @@ by key."""
 
 from __future__ import annotations
 
+import weakref
+
 from typing import TYPE_CHECKING
 
 from vtlint.analyzer import breaks
@@ -50,7 +52,7 @@ def container_kind(ref: str | None) -> str | None:
 
 class ObjectModel:
     def __init__(self, walker: Walker) -> None:
-        self.walker = walker
+        self.walker = weakref.proxy(walker)  # no cycle: a walk's whole state is freed when it ends, not by the GC
         self.project = walker.project
         self.depth = 0
 

@@ -12,7 +12,7 @@ shipped between processes."""
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
 from vtlint.analyzer.sources import Source
@@ -103,7 +103,13 @@ class Value:
 
     def with_(self, **changes: Any) -> Value:
         assert changes.get("kind", self.kind) == self.kind, "a value's kind is its class"
-        return replace(self, **changes)
+        assert _FIELDS.issuperset(changes), f"not fields of a Value: {set(changes) - _FIELDS}"
+        # `dataclasses.replace` without its per-field __init__ (the walk's hottest copy; no
+        # field has a __post_init__ or an init=False to honour)
+        made = object.__new__(type(self))
+        made.__dict__.update(self.__dict__)
+        made.__dict__.update(changes)
+        return made
 
     # behaviour: what Dynamo's VariableTracker methods do; each kind's class overrides these.
     # `tx` is the walk (Dynamo's InstructionTranslator); `act` and `node` place guards and breaks.
@@ -141,6 +147,7 @@ class Value:
 
 
 TRACKERS: dict[str, type[Value]] = {}  # kind -> its VariableTracker class (see variables/)
+_FIELDS = frozenset(f.name for f in fields(Value))
 
 
 def const(value: Any, source: Source | None = None, **extra: Any) -> Value:
