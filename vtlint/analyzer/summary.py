@@ -115,6 +115,18 @@ BINOPS = {
     cst.LeftShift: operator.lshift, cst.RightShift: operator.rshift, cst.MatrixMultiply: operator.matmul,
 }
 _MAX_EXPONENT = 256  # `2.0 ** 8` folds; `10 ** 10**9` is not computed
+_MAX_FOLDED = 16  # operators in one folded expression
+
+
+def _operations(node: cst.BinaryOperation) -> int:
+    """How many operators the expression holds, counted up to just past `_MAX_FOLDED` (no recursion)."""
+    count, stack = 0, [node]
+    while stack and count <= _MAX_FOLDED:
+        current = stack.pop()
+        if isinstance(current, cst.BinaryOperation):
+            count += 1
+            stack += [current.left, current.right]
+    return count
 
 
 def literal(node: cst.BaseExpression, imports: dict[str, str]) -> Value:
@@ -443,7 +455,10 @@ _PURE_DECORATOR_ROOTS = frozenset({"torch", "functools", "dataclasses", "typing"
 
 
 def _folded(node: cst.BinaryOperation, imports: dict[str, str]) -> Value:
-    """Arithmetic on number literals, as Python computes it; unknown otherwise."""
+    """Arithmetic on number literals, as Python computes it; unknown otherwise (and for a long
+    chain, `1 + 1 + ...`, which would recurse as deep as it is long)."""
+    if _operations(node) > _MAX_FOLDED:
+        return V.unknown()
     left, right = literal(node.left, imports), literal(node.right, imports)
     numbers = [v.value for v in (left, right) if v.kind == V.CONST and v.known and type(v.value) in (int, float)]
     if len(numbers) != 2 or (isinstance(node.operator, cst.Power) and abs(numbers[1]) > _MAX_EXPONENT):
