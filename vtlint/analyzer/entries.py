@@ -10,6 +10,7 @@ assignments."""
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -454,10 +455,22 @@ def _ast_dotted(node: ast.expr) -> str | None:
     return None
 
 
+def _ast_statements(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """Every statement, nested ones included, without entering expressions (an import is a statement)."""
+    stack = list(reversed(body))
+    while stack:
+        stmt = stack.pop()
+        yield stmt
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            inner = getattr(stmt, name, None)
+            if isinstance(inner, list):
+                stack += reversed([s for s in inner if isinstance(s, (ast.stmt, ast.excepthandler, ast.match_case))])
+
+
 def _ast_imports(tree: ast.Module) -> dict[str, str]:
     """Local name -> dotted name of the absolute imports (torch is never imported relatively)."""
     imports: dict[str, str] = {}
-    for node in ast.walk(tree):
+    for node in _ast_statements(tree.body):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:

@@ -24,6 +24,7 @@ from vtlint.analyzer.summary import (
     summarize,
     walk_statements,
 )
+from vtlint.config import DynamoSettings
 
 # Packages whose functions trace_rules decides on (graph nodes, skips): never inlined from source.
 NOT_INLINED_ROOTS = ("torch", "builtins", "typing", "functools", "itertools", "collections", "abc", "enum", "dataclasses")
@@ -143,6 +144,7 @@ class Project:
         self.summaries = {s.display: s for s in summaries}
         self.texts = texts
         self._mentions: dict[str, bool] = {}
+        self.tensor_uses: dict[tuple[cst.FunctionDef, DynamoSettings], set[str]] = {}  # seeding's, per function
         self.chunks = chunks  # the parse kept warm for the `edited` files (the editor's buffers)
         self.edited = edited
         self.by_module: dict[str, ModuleSummary] = {}

@@ -55,6 +55,10 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
         receiver, params = params[0], params[1:]
     defaults = {p.name.value: p.default for p in [*fn.params.params, *fn.params.kwonly_params] if p.default is not None}
     mutations = [m for f in facts.values() for m in f.mutations]
+    named: dict[str, list[Mutation]] = {}  # the assignments outside `self.`, by the name they assign
+    for mutation in mutations:
+        if not mutation.target.startswith("self."):
+            named.setdefault(mutation.target.rpartition(".")[2], []).append(mutation)
     # the functions this entry's graph traces: the entry and every call it inlines
     walked = {entry} | {e.callee for e in events if e.action is Action.INLINE and e.callee}
     for wrap in events:
@@ -83,7 +87,7 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
             found = [_resumed_value(wrap, calls, settings, entry)]
         out += found
         if not found and (kind == "G" or (kind == "L" and name in defaults and not path == [])) and not pairwise:
-            out += _mutated_globals(project, spec, wrap, kind, name, path, defaults, mutations, entry, settings)
+            out += _mutated_globals(project, spec, wrap, kind, name, path, defaults, named, entry, settings)
     if not pairwise:
         out += [_grown_in_frame(wrap, calls, settings, entry) for wrap in events if wrap.action is Action.WRAP
                 and wrap.guard_kind == "LENGTH_CHECK" and wrap.detail.get("mutated_in_frame") and _called_again(calls)]
@@ -659,7 +663,7 @@ def _consequence(value: Value, settings: DynamoSettings, source: str,
 
 
 def _mutated_globals(project: Project, spec: EntrySpec, wrap: Event, kind: str, name: str, path: list[Any],
-                     defaults: dict[str, Any], mutations: list[Mutation], entry: str,
+                     defaults: dict[str, Any], named: dict[str, list[Mutation]], entry: str,
                      settings: DynamoSettings) -> list[Event]:
     """`cfg.scale = 5` where the entry reads G['cfg'].scale (or L['cfg'].scale through a default)."""
     summary = project.summaries[spec.display]
@@ -677,9 +681,7 @@ def _mutated_globals(project: Project, spec: EntrySpec, wrap: Event, kind: str, 
         return []
     out: list[Event] = []
     last = (attrs or [root])[-1].rpartition(".")[2]
-    for mutation in mutations:
-        if mutation.target.startswith("self.") or mutation.target.rpartition(".")[2] != last:
-            continue  # (the name assigned must be the one read: checked before resolving it)
+    for mutation in named.get(last, []):  # the name assigned must be the one read
         found = project.split(mutation.target)
         if found is None or (found[0].display, found[1]) != (wanted[0].display, wanted[1]):
             continue

@@ -156,9 +156,15 @@ class _TensorUse:
 
 
 def _used_as_tensors(fn: cst.FunctionDef, walker: Walker) -> set[str]:
-    visitor = _TensorUse(walker)
-    visit(fn.body, visitor)
-    return visitor.found
+    """The names the body reads tensor-only attributes of (once per function and settings: every
+    compile of the entry, and every entry of a project that calls it, asks again)."""
+    key = (fn, walker.settings)
+    found = walker.project.tensor_uses.get(key)
+    if found is None:
+        visitor = _TensorUse(walker)
+        visit(fn.body, visitor)
+        found = walker.project.tensor_uses[key] = visitor.found
+    return found
 
 
 def _site_value(site: Site | None, index: int, name: str) -> Value | None:
