@@ -153,7 +153,8 @@ def test_ctrl_c_exits_130_without_a_traceback(tmp_path: Path, jobs: str) -> None
         (tmp_path / f"big_{i}.py").write_text(_big_data_module(60_000))
     proc = subprocess.Popen([sys.executable, "-m", "vtlint", "check", ".", "--no-cache", "--jobs", jobs],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+                            start_new_session=True,  # a background shell ignores SIGINT: the terminal's default
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(4)
     os.killpg(proc.pid, signal.SIGINT)
     _, err = proc.communicate(timeout=60)
