@@ -838,3 +838,35 @@ def test_constant_checks_prune_dead_branches(predict: Predict) -> None:
     """
     read = set(guards(predict({"net.py": source})))
     assert "L['self'].live" in read and "L['self'].dead" not in read
+
+
+def test_a_device_type_is_one_the_project_names(predict: Predict) -> None:
+    """`x.device.type` is "cpu" unless the project names another device type as a word of its own
+    (`input` does not name "npu"); a list of every type it can be decides `in`, and a rank known from
+    the sizes decides `x.dim()`."""
+    source = """
+        import torch
+
+
+        class Gate(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fast = 2
+                self.slow = 3
+                self.odd = 5
+
+            def forward(self, input):
+                if input.dim() != 2:
+                    return input * self.odd
+                if input.device.type in ["cpu", "cuda", torch.utils.backend_registration._privateuse1_backend_name]:
+                    return input * self.fast
+                return input * self.slow
+
+
+        def main():
+            torch.compile(Gate())(torch.randn(2, 4))
+    """
+    read = set(guards(predict({"gate.py": source})))
+    assert "L['self'].fast" in read and "L['self'].slow" not in read and "L['self'].odd" not in read
+    elsewhere = set(guards(predict({"gate.py": source, "run.py": "DEVICE = 'mps'\n"})))
+    assert {"L['self'].fast", "L['self'].slow"} <= elsewhere

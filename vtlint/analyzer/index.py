@@ -143,7 +143,7 @@ class Project:
                  edited: frozenset[str] | set[str] = frozenset()) -> None:
         self.summaries = {s.display: s for s in summaries}
         self.texts = texts
-        self._mentions: dict[str, bool] = {}
+        self._mentions: dict[tuple[str, bool], bool] = {}
         self.tensor_uses: dict[tuple[cst.FunctionDef, DynamoSettings], set[str]] = {}  # seeding's, per function
         self.chunks = chunks  # the parse kept warm for the `edited` files (the editor's buffers)
         self.edited = edited
@@ -165,7 +165,7 @@ class Project:
         """Whether any checked file's text contains `word` (a setter it may call: `set_fastpath_enabled`;
         `whole`: as a word of its own, `"mps"` but not `steps`); the installed packages read for their
         source are not the project's."""
-        key = f"\b{word}\b" if whole else word
+        key = (word, whole)
         found = self._mentions.get(key)
         if found is None:
             pattern = re.compile(rf"(?<!\w){re.escape(word)}(?!\w)") if whole else None

@@ -14,7 +14,6 @@ by key."""
 from __future__ import annotations
 
 import weakref
-
 from typing import TYPE_CHECKING
 
 from vtlint.analyzer import breaks

@@ -2060,9 +2060,10 @@ def _module_slice(container: Value, bounds: list[Value | None]) -> Value:
 
 def _membership(key: Value, container: Value) -> bool | None:
     """`key in container` where both are known: a dict's keys (Dynamo specializes on them), a
-    literal list or tuple of constants written in the code, or a string."""
+    literal list or tuple of constants written in the code, or a string; or where the key is one of
+    a few known values (a device type) and the list holds them all."""
     if key.kind == V.CONST and ONE_OF in key.attrs and container.kind in (V.LIST, V.TUPLE) \
-            and container.items is not None:
+            and container.source is None and container.items is not None:
         # `x.device.type in ["cpu", "cuda", ...]`: found when every device type it can be is listed
         listed = {i.value for i in container.items if i.kind == V.CONST and i.known}
         return True if set(key.attrs[ONE_OF].value) <= listed else None
