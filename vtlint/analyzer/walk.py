@@ -1328,8 +1328,8 @@ class Walker:
                 self.use(side, act, node)
             self.frame.graph_ops += 1
             flag = grad_of([left, right], self.grad_enabled) if self.eager else None
-            shape = None
-            if self.eager and V.UNKNOWN not in (left.kind, right.kind):
+            shape = None  # traced code keeps them too: the rank is static (`x.dim()` in library code)
+            if V.UNKNOWN not in (left.kind, right.kind):
                 shape = matmul(left, right) if op is operator.matmul else broadcast(left, right)
             made = Value(V.TENSOR, items=shape, attrs={"requires_grad": flag} if flag is not None else {})
             return with_values(made, elementwise(op, left, right)) if self.eager and op is not None else made
