@@ -3834,4 +3834,27 @@ PROGRAMS: dict[str, str] = {
         def run():
             scaled_step(nn.Linear(4, 1), torch.randn(3, 4), LossScaler())
     ''',
+    "cond_constant_predicate": '''
+        import torch
+        import torch.nn as nn
+
+
+        class Gated(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.use_relu = True
+
+            def forward(self, x):
+                def on(x):
+                    return torch.relu(x)
+
+                def off(x):
+                    return torch.tanh(x)
+
+                return torch.cond(self.use_relu, on, off, [x])
+
+
+        def run():
+            torch.compile(Gated())(torch.randn(3))
+    ''',
 }

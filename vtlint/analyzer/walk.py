@@ -1581,13 +1581,16 @@ class Walker:
         return found[0].summary.display, found[4]
 
     def control_flow(self, op: str, args: list[Value], act: Act, node: cst.Call) -> Value:
-        """`torch.cond(pred, true_fn, false_fn, operands)` traces both branches, `map(body, xs, *args)`
-        its body once per slice: each function is inlined into a subgraph."""
+        """`torch.cond(pred, true_fn, false_fn, operands)` traces both branches (one, when `pred` is a
+        Python constant), `map(body, xs, *args)` its body once per slice: each function is inlined."""
         for value in args[:1]:
             self.use(value, act, node)
         if op == "cond" and len(args) >= 3:
             operands = self.iterate(args[3], act, node) if len(args) > 3 else []
-            for branch in args[1:3]:
+            pred = args[0]
+            # a Python constant predicate specializes: Dynamo calls (inlines) the branch it picks
+            branches = args[1:3] if pred.kind != V.CONST or not pred.known else [args[1] if pred.value else args[2]]
+            for branch in branches:
                 self.call(branch, list(operands or []), {}, act, node)
         elif op == "map" and len(args) >= 2:
             self.call(args[0], [Value(V.TENSOR), *args[2:]], {}, act, node)
