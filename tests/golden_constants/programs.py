@@ -3857,4 +3857,24 @@ PROGRAMS: dict[str, str] = {
         def run():
             torch.compile(Gated())(torch.randn(3))
     ''',
+    "branch_on_a_static_size": '''
+        import torch
+        import torch.nn as nn
+
+
+        class Pick(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.wide = 2.0
+                self.narrow = 3.0
+
+            def forward(self, x):
+                if x.shape[-1] > 4:
+                    return x * self.wide
+                return x * self.narrow
+
+
+        def run():
+            torch.compile(Pick())(torch.randn(3, 8))
+    ''',
 }

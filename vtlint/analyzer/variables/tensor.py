@@ -52,6 +52,8 @@ class TensorVariable(Value):
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
         if name == "shape" and tx.eager and self.items is not None:
             return Value(V.TUPLE, items=list(self.items))  # eager code: the sizes themselves
+        if name == "shape" and (sizes := static_sizes(self, tx)) is not None:
+            return Value(V.TUPLE, items=sizes)
         if name == "shape":  # a SizeVariable: ints of the static shape, guarded by the TENSOR_MATCH only
             return Value(V.TUPLE, sample=size_of_tensor())
         if name == "ndim" and self.items is not None:
@@ -142,6 +144,15 @@ def device_of(tx: Walker) -> Value:
     kind = V.const(types[0], confidence="medium") if len(types) == 1 else \
         Value(V.CONST, pytype="str", confidence="medium", attrs={ONE_OF: V.const(types)})
     return Value(V.CONST, pytype="torch.device", confidence="medium", attrs={"type": kind})
+
+
+def static_sizes(value: Value, tx: Walker) -> list[Value] | None:
+    """The sizes of a tensor as the first compile sees them: its example value's, ints Dynamo
+    specializes (guarded by TENSOR_MATCH) unless shapes are dynamic from the start or marked."""
+    if value.items is None or tx.settings.dynamic is True or "dynamic_dims" in value.attrs:
+        return None
+    return [Value(V.CONST, value=s.value, pytype="int", confidence="medium", attrs={SIZE: V.const(True)})
+            if s.kind == V.CONST and s.known and isinstance(s.value, int) else size_of_tensor() for s in value.items]
 
 
 def size_of_tensor() -> Value:
