@@ -3869,7 +3869,7 @@ PROGRAMS: dict[str, str] = {
                 self.narrow = 3.0
 
             def forward(self, x):
-                if x.shape[-1] > 4:
+                if x.shape[-1] > 4 and x.size(0) == 3:
                     return x * self.wide
                 return x * self.narrow
 

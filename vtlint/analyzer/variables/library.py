@@ -26,6 +26,7 @@ from vtlint.analyzer.variables.tensor import (
     is_floating,
     mark,
     size_of_tensor,
+    static_sizes,
     tensor,
 )
 from vtlint.analyzer.variables.user_defined import field_names
@@ -193,8 +194,9 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         # `reference = copy.deepcopy(policy)`: another object, which later changes of the first do not
         # reach (a shallow copy shares what the first holds)
         return V.snapshot(args[0], depth=64 if name == "copy.deepcopy" else 1).with_(source=None)
-    if tx.eager and name == "Tensor.size" and receiver is not None and receiver.items is not None:
-        return _eager_size(receiver.items, args)
+    if name == "Tensor.size" and receiver is not None and receiver.kind == V.TENSOR \
+            and (sizes := receiver.items if tx.eager else static_sizes(receiver, tx)) is not None:
+        return _size_call(sizes, args)  # eager code's sizes, or the first compile's static ones
     if tx.eager and name in ("Tensor.chunk", "torch.chunk") and args:
         return _chunks(receiver if receiver is not None else args[0], args if receiver is not None else args[1:],
                        kwargs)
@@ -317,8 +319,8 @@ UNSPECIALIZED = "unspecialized"  # attrs flag of a Python number Dynamo keeps as
 SIZE_READS = (".size", ".dim", ".numel", ".ndimension", ".nelement")
 
 
-def _eager_size(sizes: list[Value], args: list[Value]) -> Value:
-    """`x.size()` / `x.size(1)` in eager code, on a tensor whose sizes the walk knows."""
+def _size_call(sizes: list[Value], args: list[Value]) -> Value:
+    """`x.size()` / `x.size(1)` on a tensor whose sizes the walk knows."""
     if not args:
         return Value(V.TUPLE, items=list(sizes))
     if args[0].known and isinstance(args[0].value, int) and -len(sizes) <= args[0].value < len(sizes):
