@@ -1328,7 +1328,7 @@ class Walker:
                 self.use(side, act, node)
             self.frame.graph_ops += 1
             flag = grad_of([left, right], self.grad_enabled) if self.eager else None
-            shape = None  # traced code keeps them too: the rank is static (`x.dim()` in library code)
+            shape = None  # the sizes, in traced code too: the rank is static (`x.dim()` in library code)
             if V.UNKNOWN not in (left.kind, right.kind):
                 shape = matmul(left, right) if op is operator.matmul else broadcast(left, right)
             made = Value(V.TENSOR, items=shape, attrs={"requires_grad": flag} if flag is not None else {})
@@ -2065,24 +2065,29 @@ def _membership(key: Value, container: Value) -> bool | None:
     """`key in container` where both are known: a dict's keys (Dynamo specializes on them), a
     literal list or tuple of constants written in the code, or a string; or where the key is one of
     a few known values (a device type) and the list holds them all."""
-    if key.kind == V.CONST and ONE_OF in key.attrs and container.kind in (V.LIST, V.TUPLE) \
-            and container.source is None and container.items is not None:
+    listed = _listed(container)
+    if key.kind == V.CONST and ONE_OF in key.attrs:
         # `x.device.type in ["cpu", "cuda", ...]`: found when every device type it can be is listed
-        listed = {i.value for i in container.items if i.kind == V.CONST and i.known}
-        return True if set(key.attrs[ONE_OF].value) <= listed else None
+        return True if listed is not None and set(key.attrs[ONE_OF].value) <= set(listed) else None
     if key.kind != V.CONST or not key.known:
         return None
     if container.kind in (V.DICT, V.NN_MODULE) and container.keys is not None:
         return key.value in container.keys  # a dict's keys, a ModuleDict's (the module tree is static)
-    if container.kind in (V.LIST, V.TUPLE) and container.source is None and container.items is not None:
-        listed = [i.value for i in container.items if i.kind == V.CONST and i.known]
+    if listed is not None:
         if key.value in listed:
             return True  # found, whatever the unknown elements are
-        return False if len(listed) == len(container.items) else None
+        return False if len(listed) == len(container.items or ()) else None
     if container.kind == V.CONST and container.known and isinstance(container.value, str) \
             and isinstance(key.value, str):
         return key.value in container.value  # a substring: `"flash" in attn_implementation`
     return None
+
+
+def _listed(container: Value) -> list[Any] | None:
+    """The known constants of a list or tuple written in the frame (not read from outside)."""
+    if container.kind not in (V.LIST, V.TUPLE) or container.source is not None or container.items is None:
+        return None
+    return [i.value for i in container.items if i.kind == V.CONST and i.known]
 
 
 def _result_type(left: str | None, right: str | None) -> str | None:

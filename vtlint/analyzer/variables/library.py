@@ -25,8 +25,8 @@ from vtlint.analyzer.variables.tensor import (
     grad_of,
     is_floating,
     mark,
+    known_sizes,
     size_of_tensor,
-    static_sizes,
     tensor,
 )
 from vtlint.analyzer.variables.user_defined import field_names
@@ -195,8 +195,8 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         # reach (a shallow copy shares what the first holds)
         return V.snapshot(args[0], depth=64 if name == "copy.deepcopy" else 1).with_(source=None)
     if name == "Tensor.size" and receiver is not None and receiver.kind == V.TENSOR \
-            and (sizes := receiver.items if tx.eager else static_sizes(receiver, tx)) is not None:
-        return _size_call(sizes, args)  # eager code's sizes, or the first compile's static ones
+            and (sizes := known_sizes(receiver, tx)) is not None:
+        return _size_call(sizes, args)
     if tx.eager and name in ("Tensor.chunk", "torch.chunk") and args:
         return _chunks(receiver if receiver is not None else args[0], args if receiver is not None else args[1:],
                        kwargs)

@@ -50,9 +50,7 @@ class TensorVariable(Value):
         return None
 
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
-        if name == "shape" and tx.eager and self.items is not None:
-            return Value(V.TUPLE, items=list(self.items))  # eager code: the sizes themselves
-        if name == "shape" and (sizes := static_sizes(self, tx)) is not None:
+        if name == "shape" and (sizes := known_sizes(self, tx)) is not None:
             return Value(V.TUPLE, items=sizes)
         if name == "shape":  # a SizeVariable: ints of the static shape, guarded by the TENSOR_MATCH only
             return Value(V.TUPLE, sample=size_of_tensor())
@@ -146,10 +144,15 @@ def device_of(tx: Walker) -> Value:
     return Value(V.CONST, pytype="torch.device", confidence="medium", attrs={"type": kind})
 
 
-def static_sizes(value: Value, tx: Walker) -> list[Value] | None:
-    """The sizes of a tensor as the first compile sees them: its example value's, ints Dynamo
-    specializes (guarded by TENSOR_MATCH) unless shapes are dynamic from the start or marked."""
-    if value.items is None or tx.settings.dynamic is True or "dynamic_dims" in value.attrs:
+def known_sizes(value: Value, tx: Walker) -> list[Value] | None:
+    """The sizes `x.shape` / `x.size()` read: in eager code the sizes themselves; in traced code the
+    first compile's example value's, ints Dynamo specializes (guarded by TENSOR_MATCH) unless shapes
+    are dynamic from the start or marked."""
+    if value.items is None:
+        return None
+    if tx.eager:
+        return list(value.items)
+    if tx.settings.dynamic is True or "dynamic_dims" in value.attrs:
         return None
     return [Value(V.CONST, value=s.value, pytype="int", confidence="medium", attrs={SIZE: V.const(True)})
             if s.kind == V.CONST and s.known and isinstance(s.value, int) else size_of_tensor() for s in value.items]
