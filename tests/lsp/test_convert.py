@@ -45,6 +45,15 @@ def test_range_is_zero_based_and_counts_utf16_units(tmp_path: Path) -> None:
     assert (rng.start.line, rng.start.character, rng.end.character) == (0, 10, 11)
 
 
+def test_an_ascii_range_is_the_codecs_and_one_past_the_end_clamps_as_the_codec_does(tmp_path: Path) -> None:
+    text = "def f(x, n):\n    return x * n\n"
+    codec = convert.LinesOf(tmp_path, {}).codec
+    lines = text.splitlines(keepends=True)
+    for where in (Location("pkg/seed.py", 2, 12, 2, 17), Location("pkg/seed.py", 1, 1, 3, 1)):
+        expected = codec.range_to_client_units(lines, convert.server_range(where, lines))
+        assert lines_of(tmp_path, text).range(where) == expected
+
+
 def test_point_location_spans_the_rest_of_the_code_on_its_line(tmp_path: Path) -> None:
     rng = lines_of(tmp_path).range(Location("pkg/seed.py", 2, 5))
     assert (rng.start.character, rng.end.character) == (4, len("    return x * n  # é"))

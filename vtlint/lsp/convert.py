@@ -97,7 +97,10 @@ class LinesOf:
 
     def range(self, location: Location) -> types.Range:
         lines = self(location.path)
-        return self.codec.range_to_client_units(lines, server_range(location, lines))
+        rng = server_range(location, lines)
+        if rng.end.line < len(lines) and lines[rng.start.line].isascii() and lines[rng.end.line].isascii():
+            return rng  # code points are code units on an ASCII line: nothing to count (hundreds per lint)
+        return self.codec.range_to_client_units(lines, rng)
 
     def edit_range(self, location: Location) -> types.Range:
         """An edit replaces exactly its span; a point location is an insertion."""
