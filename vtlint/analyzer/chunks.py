@@ -8,20 +8,36 @@ last lint is neither parsed nor positioned again: a line inserted above it only
 moves its offset. Without one, a single whole parse is cheaper than its pieces.
 
 Statements are cut where Python's own tree says they start and end; any chunk
-LibCST disagrees with sends the module back to one whole parse."""
+LibCST disagrees with sends the module back to one whole parse. Python's parse is
+kept warm the same way: an edit is parsed again from the statement before it to
+the statement after it, which is Python's verdict on the whole text whenever that
+region parses alone (it then starts and ends between top-level statements)."""
 
 from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
 
 import libcst as cst
 from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
 
 from vtlint.analyzer.budget import checkpoint
 
+_T = TypeVar("_T")
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
+
+
+class ChunkKey:
+    """What a chunk's ranges are paired with, and what later phases derive from its nodes
+    (a function's tensor uses): it lives as long as the chunk is reused, edit after edit."""
+
+    __slots__ = ("memo",)
+
+    def __init__(self) -> None:
+        self.memo: dict[Any, Any] = {}
 
 
 @dataclass(eq=False)
@@ -33,17 +49,17 @@ class Chunk:
     statements: tuple[cst.BaseStatement, ...] = ()
     footer: tuple[cst.EmptyLine, ...] = ()  # comment lines after the last statement of the file
     ranges: dict[cst.CSTNode, CodeRange] = field(default_factory=dict)
-    _owned: dict[cst.CSTNode, tuple[CodeRange, object]] | None = None
+    _owned: dict[cst.CSTNode, tuple[CodeRange, ChunkKey]] | None = None
     # what `owned` pairs each range with: not the chunk itself, which would make every chunk a
     # reference cycle that only the cyclic collector frees (a long pause in the language server)
-    key: object = field(default_factory=object)
+    key: ChunkKey = field(default_factory=ChunkKey)
 
     @classmethod
     def of(cls, module: cst.Module) -> Chunk:
         ranges = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
         return cls(module, tuple(module.body), ranges=dict(ranges))
 
-    def owned(self) -> dict[cst.CSTNode, tuple[CodeRange, object]]:
+    def owned(self) -> dict[cst.CSTNode, tuple[CodeRange, ChunkKey]]:
         """Each range with this chunk's key, to find the chunk's offset from a node (built once)."""
         if self._owned is None:
             self._owned = {node: (where, self.key) for node, where in self.ranges.items()}
@@ -58,8 +74,8 @@ class Positions:
     def __init__(self, placed: list[tuple[Chunk, int]]) -> None:
         self._unplaced: cst.Module | None = None  # a whole module not positioned yet
         self._whole: dict[cst.CSTNode, CodeRange] | None = None
-        self._offsets: dict[object, int] = {}  # Chunk.key -> the line the chunk starts at
-        self._ranges: dict[cst.CSTNode, tuple[CodeRange, object]] = {}
+        self._offsets: dict[ChunkKey, int] = {}  # Chunk.key -> the line the chunk starts at
+        self._ranges: dict[cst.CSTNode, tuple[CodeRange, ChunkKey]] = {}
         if len(placed) == 1 and placed[0][1] == 0:
             self._whole = placed[0][0].ranges
             return
@@ -74,6 +90,11 @@ class Positions:
         positions = cls([])
         positions._unplaced = module
         return positions
+
+    def memo(self, node: cst.CSTNode) -> dict[Any, Any] | None:
+        """The memo of the chunk holding `node` (None in a module parsed whole: nothing outlives it)."""
+        found = self._ranges.get(node)
+        return found[1].memo if found is not None else None
 
     def get(self, node: cst.CSTNode) -> CodeRange | None:
         if self._unplaced is not None:
@@ -91,13 +112,39 @@ class Positions:
                          CodePosition(rel.end.line + offset, rel.end.column))
 
 
+@dataclass(frozen=True)
+class Piece:
+    """A top-level statement (or several sharing a line) with the lines before it, as
+    Python's parse cut it: `offset` lines come before it in the file, `size` are its own."""
+
+    text: str
+    offset: int
+    size: int
+    count: int  # Python statements in it (0: the comment lines after the file's last statement)
+    # Python's own statements of the piece, for what they hold: their line numbers are those
+    # of the text parsed when the piece was cut, not the file's
+    statements: tuple[ast.stmt, ...] = ()
+
+
+@dataclass
+class PythonParse:
+    """Python's own parse of a module: its top-level statements (read for what they hold:
+    from pieces, their line numbers are not the file's) and, with a ChunkCache, its pieces."""
+
+    body: list[ast.stmt]
+    pieces: list[Piece] | None
+
+
 class ChunkCache:
     """The chunks of each file's last parse, by their text: the next version of the file
-    reuses the ones whose text it still has. One version per file is kept, so memory
-    stays that of the files being edited."""
+    reuses the ones whose text it still has; and the pieces its Python parse cut the
+    last version into. One version per file is kept, so memory stays that of the files
+    being edited."""
 
     def __init__(self) -> None:
         self._last: dict[str, dict[str, Chunk]] = {}
+        self._pieces: dict[str, tuple[list[str], list[Piece]]] = {}
+        self._memos: dict[tuple[str, str], Any] = {}
 
     def get(self, display: str, text: str) -> Chunk | None:
         return self._last.get(display, {}).get(text)
@@ -105,8 +152,17 @@ class ChunkCache:
     def keep(self, display: str, chunks: dict[str, Chunk]) -> None:
         self._last[display] = chunks
 
+    def memo(self, display: str, kind: str, make: Callable[[], _T]) -> _T:
+        """What a later phase keeps of the file's last analysis (its entry scan), dropped with it."""
+        key = (display, kind)
+        if key not in self._memos:
+            self._memos[key] = make()
+        return self._memos[key]
+
     def forget(self, display: str) -> None:
         self._last.pop(display, None)
+        self._pieces.pop(display, None)
+        self._memos = {key: memo for key, memo in self._memos.items() if key[0] != display}
 
 
 def _parse_chunk(text: str, expected: int) -> Chunk | None:
@@ -128,32 +184,83 @@ def _parse_chunk(text: str, expected: int) -> Chunk | None:
     return chunk
 
 
-def _pieces(text: str, tree: ast.Module) -> list[tuple[str, int, int]] | None:
-    """(text, first line - 1, statement count) per top-level statement with the lines
-    before it; statements sharing a line share a piece. None when lines do not split cleanly."""
-    lines = _LINE.findall(text)
-    pieces: list[tuple[str, int, int]] = []
+def _pieces(lines: list[str], body: list[ast.stmt], before: int = 0) -> list[Piece] | None:
+    """The pieces of `lines` (`body`: Python's statements of their text), `before` lines into the file;
+    statements sharing a line share a piece. None when the lines do not split cleanly."""
+    pieces: list[Piece] = []
     start = 0  # lines consumed so far
-    for stmt in tree.body:
+    for stmt in body:
         first = min([stmt.lineno, *(d.lineno for d in getattr(stmt, "decorator_list", ()))])
         end = stmt.end_lineno or stmt.lineno
         if pieces and first <= start:  # `a = 1; b = 2`: same line as the previous statement
-            body, offset, count = pieces.pop()
-            pieces.append((body + "".join(lines[start:end]), offset, count + 1))
+            last = pieces.pop()
+            size = max(start, end) - (last.offset - before)
+            pieces.append(Piece(last.text + "".join(lines[start:end]), last.offset, size, last.count + 1,
+                                (*last.statements, stmt)))
         else:
-            pieces.append(("".join(lines[start:end]), start, 1))
+            pieces.append(Piece("".join(lines[start:end]), before + start, end - start, 1, (stmt,)))
         start = max(start, end)
     if start < len(lines):
-        pieces.append(("".join(lines[start:]), start, 0))
-    return pieces if "".join(p[0] for p in pieces) == text else None
+        pieces.append(Piece("".join(lines[start:]), before + start, len(lines) - start, 0))
+    return pieces if "".join(p.text for p in pieces) == "".join(lines) else None
 
 
-def parse_chunked(text: str, tree: ast.Module | None, display: str,
+def python_parse(text: str, display: str, cache: ChunkCache, parse: Callable[[str], ast.Module]) -> PythonParse:
+    """Python's verdict on the file's text (raises what `parse(text)` raises) and its pieces:
+    from the last version's pieces when the edit's region parses alone."""
+    lines = _LINE.findall(text)
+    last = cache._pieces.get(display)
+    pieces = _reparsed(lines, last, parse) if last is not None else None
+    if pieces is not None:
+        body = [stmt for piece in pieces for stmt in piece.statements]
+    else:
+        body = parse(text).body
+        pieces = _pieces(lines, body)
+    if pieces is None:
+        cache._pieces.pop(display, None)
+    else:
+        cache._pieces[display] = (lines, pieces)
+    return PythonParse(body, pieces)
+
+
+def _reparsed(lines: list[str], last: tuple[list[str], list[Piece]], parse: Callable[[str], ast.Module]
+              ) -> list[Piece] | None:
+    """The pieces of `lines` from those of the last version: the ones the edit did not touch
+    kept (moved), the region from the piece before the edit to the piece after it parsed
+    again. None when the region does not parse alone (the whole text then says why)."""
+    old_lines, old = last
+    prefix = next((i for i, (new, was) in enumerate(zip(lines, old_lines)) if new != was),
+                  min(len(lines), len(old_lines)))  # lines the same from the top
+    if prefix == len(lines) == len(old_lines):
+        return old
+    most = min(len(lines), len(old_lines)) - prefix
+    suffix = 0
+    while suffix < most and lines[-1 - suffix] == old_lines[-1 - suffix]:
+        suffix += 1
+    # the piece just before an edit may grow into it (an indented line added after a function's
+    # last one), and the one just after may be taken into it (a decorator added above a def)
+    before = [p for p in old if p.offset + p.size <= prefix][:-1]
+    after = [p for p in old if p.offset >= len(old_lines) - suffix][1:]
+    start = before[-1].offset + before[-1].size if before else 0
+    shift = len(lines) - len(old_lines)
+    stop = after[0].offset + shift if after else len(lines)
+    if stop < start:
+        return None
+    try:
+        middle = _pieces(lines[start:stop], parse("".join(lines[start:stop])).body, start)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if middle is None or (after and middle and middle[-1].count == 0):
+        return None  # comment lines belong to the statement after them, not to a piece of their own
+    return [*before, *middle, *(replace(p, offset=p.offset + shift) for p in after)]
+
+
+def parse_chunked(text: str, pieces: list[Piece] | None, display: str,
                   cache: ChunkCache | None = None) -> tuple[cst.Module, Positions]:
-    """The module and its positions: from chunks when Python's tree is at hand and
+    """The module and its positions: from chunks when Python's pieces are at hand and
     every piece parses alone, else from one whole parse. Raises what
     `cst.parse_module` raises."""
-    placed = _chunked(text, tree, display, cache) if cache is not None and tree is not None and tree.body else None
+    placed = _chunked(pieces, display, cache) if cache is not None and pieces and any(p.count for p in pieces) else None
     indents = {c.module.default_indent for c, _ in placed or () if _indents(c)}
     if placed is None or len(indents) > 1:
         # without a cache one parse costs less than its pieces; and a block's indent is stored
@@ -174,15 +281,13 @@ def _indents(chunk: Chunk) -> bool:
     return any(isinstance(getattr(s, "body", None), cst.IndentedBlock) for s in chunk.statements)
 
 
-def _chunked(text: str, tree: ast.Module, display: str, cache: ChunkCache) -> list[tuple[Chunk, int]] | None:
-    pieces = _pieces(text, tree)
-    if pieces is None:
-        return None
+def _chunked(pieces: list[Piece], display: str, cache: ChunkCache) -> list[tuple[Chunk, int]] | None:
     placed: list[tuple[Chunk, int]] = []
     kept: dict[str, Chunk] = {}
     used: set[int] = set()
-    for piece, offset, count in pieces:
+    for each in pieces:
         checkpoint()
+        piece, offset, count = each.text, each.offset, each.count
         cached = cache.get(display, piece)
         # the same text twice in a file gets its own nodes: a node has one position
         chunk = cached if cached is not None and id(cached) not in used else None

@@ -467,10 +467,10 @@ def _ast_statements(body: list[ast.stmt]) -> Iterator[ast.AST]:
                 stack += reversed([s for s in inner if isinstance(s, (ast.stmt, ast.excepthandler, ast.match_case))])
 
 
-def _ast_imports(tree: ast.Module) -> dict[str, str]:
+def _ast_imports(body: list[ast.stmt]) -> dict[str, str]:
     """Local name -> dotted name of the absolute imports (torch is never imported relatively)."""
     imports: dict[str, str] = {}
-    for node in _ast_statements(tree.body):
+    for node in _ast_statements(body):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
@@ -484,13 +484,13 @@ def _ast_imports(tree: ast.Module) -> dict[str, str]:
     return imports
 
 
-def worth_scanning(tree: ast.Module) -> bool:
+def worth_scanning(body: list[ast.stmt]) -> bool:
     """Whether a module may compile something or configure Dynamo, judged on Python's
     own (fast) tree and its imports: LibCST's positions and the entry scan cost more
     than the parse, so only such modules pay for them."""
     wanted = COMPILE | OPTIMIZE | set(MARK)
-    imports = _ast_imports(tree)
-    for node in ast.walk(tree):
+    imports = _ast_imports(body)
+    for node in (node for stmt in body for node in ast.walk(stmt)):
         if isinstance(node, ast.Call):
             func = node.func.func if isinstance(node.func, ast.Call) else node.func
             name = _ast_dotted(func)

@@ -11,10 +11,11 @@ import sys
 import sysconfig
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from vtlint.analyzer.chunks import ChunkCache, Positions, parse_chunked
+from vtlint.analyzer.chunks import ChunkCache, Positions, parse_chunked, python_parse
 from vtlint.analyzer.summary import (
     SETTER,
     ClassSummary,
@@ -25,6 +26,9 @@ from vtlint.analyzer.summary import (
     walk_statements,
 )
 from vtlint.config import DynamoSettings
+
+if TYPE_CHECKING:
+    from vtlint.analyzer.entries import ModuleFacts, Mutation
 
 # Packages whose functions trace_rules decides on (graph nodes, skips): never inlined from source.
 NOT_INLINED_ROOTS = ("torch", "builtins", "typing", "functools", "itertools", "collections", "abc", "enum", "dataclasses")
@@ -144,7 +148,9 @@ class Project:
         self.summaries = {s.display: s for s in summaries}
         self.texts = texts
         self._mentions: dict[tuple[str, bool], bool] = {}
-        self.tensor_uses: dict[tuple[cst.FunctionDef, DynamoSettings], set[str]] = {}  # seeding's, per function
+        self._memo: dict[Any, Any] = {}  # what `memo_of` gives for a node of no reused chunk
+        # the recompile pass's index of the scanned modules' assignments, with the facts it was built from
+        self.assignments: tuple[tuple[ModuleFacts, ...], list[Mutation], dict[str, list[Mutation]]] | None = None
         self.chunks = chunks  # the parse kept warm for the `edited` files (the editor's buffers)
         self.edited = edited
         self.by_module: dict[str, ModuleSummary] = {}
@@ -174,6 +180,16 @@ class Project:
                 for display, text in self.texts.items() if display not in self.library_displays)
         return found
 
+    def memo_of(self, node: cst.CSTNode) -> dict[Any, Any]:
+        """Where to keep what is derived from `node` alone: with the node's chunk in an editor's buffer
+        (reused by the next lint while the statement is unchanged), else for this analysis only."""
+        for display in self.edited:
+            parsed = self._parsed.get(display)
+            memo = parsed.positions.memo(node) if parsed is not None else None
+            if memo is not None:
+                return memo
+        return self._memo
+
     def parsed(self, display: str) -> Parsed | None:
         if display not in self._parsed:
             summary = self.summaries.get(display)
@@ -187,7 +203,8 @@ class Project:
     def _parse(self, summary: ModuleSummary, text: str) -> Parsed:
         if self.chunks is None or summary.display not in self.edited:
             return parsed_module(summary, text)
-        module, positions = parse_chunked(text, ast.parse(text), summary.display, self.chunks)
+        pieces = python_parse(text, summary.display, self.chunks, ast.parse).pieces
+        module, positions = parse_chunked(text, pieces, summary.display, self.chunks)
         return parsed_module(summary, text, module, positions)
 
     def is_library(self, display: str) -> bool:

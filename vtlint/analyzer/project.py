@@ -29,12 +29,13 @@ from vtlint.analyzer.api import EntryInfo, FileProblem, Prediction
 from vtlint.analyzer.budget import ENTRY_BUDGET_S, OverBudget, time_limit
 from vtlint.analyzer.cache import Cache, digest
 from vtlint.analyzer.cache_entries import replay
-from vtlint.analyzer.chunks import ChunkCache, Positions, parse_chunked
+from vtlint.analyzer.chunks import ChunkCache, Positions, PythonParse, parse_chunked, python_parse
 from vtlint.analyzer.driver import EagerRun, drive
 from vtlint.analyzer.entries import EntrySpec, ModuleFacts, Site, scan, worth_scanning
 from vtlint.analyzer.files import SourceError, SourceFile, read_source
 from vtlint.analyzer.index import Parsed, Project, parsed_module
 from vtlint.analyzer.recompiles import predict_recompiles
+from vtlint.analyzer.rescan import ScanMemo, scan_reusing
 from vtlint.analyzer.seeding import entry_env, site_value
 from vtlint.analyzer.summary import ModuleSummary, positional_params, summarize
 from vtlint.analyzer.values import Value
@@ -82,9 +83,10 @@ _NESTING_ERRORS = ("too many nested parentheses", "too many levels of indentatio
 _AST_RECURSION_LIMIT = 1000
 
 
-def _python_rejects(text: str, display: str) -> FileProblem | ast.Module | SyntaxError:
+def _python_rejects(text: str, display: str, chunks: ChunkCache | None) -> FileProblem | PythonParse | SyntaxError:
     """Python's verdict first: cheap next to LibCST, and it keeps pathological
-    nesting away from LibCST's native parser. Its tree when the file is valid."""
+    nesting away from LibCST's native parser. Its statements when the file is valid
+    (and, with `chunks`, the pieces they cut it into, parsed again only where it changed)."""
     if "\0" in text:  # Python refuses a NUL byte anywhere, without saying where: say where it is
         before = text[:text.index("\0")]
         line, column = before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
@@ -92,8 +94,13 @@ def _python_rejects(text: str, display: str) -> FileProblem | ast.Module | Synta
                            "SyntaxError: source code cannot contain null bytes")
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(_AST_RECURSION_LIMIT)
+    def parse(code: str) -> ast.Module:
+        return compile(code, display, "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
+
     try:
-        return compile(text, display, "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
+        if chunks is None:
+            return PythonParse(parse(text).body, None)
+        return python_parse(text, display, chunks, parse)
     except SyntaxError as err:
         if any(reason in str(err.msg) for reason in _NESTING_ERRORS):
             return FileProblem(Kind.SYNTAX_ERROR, Location(display, err.lineno or 1, err.offset or 1),
@@ -146,21 +153,20 @@ def _summarize_within(display: str, text: str, chunks: ChunkCache | None,
                             "memory bound (LibCST keeps about 1.5 KB per token); no predictions for this file",
                             Level.WARNING, Location(display, 1))
         return (None, None, None, note), None
-    tree = _python_rejects(text, display)
+    tree = _python_rejects(text, display, chunks)
     if isinstance(tree, FileProblem):
         return (None, tree, None, None), None
     rejected = tree if isinstance(tree, SyntaxError) else None
     tree = None if rejected else tree
     # judged on Python's tree: positions and the entry scan (each costs more than the parse)
     # only for modules that really compile something or configure Dynamo
-    worth = tree is None or worth_scanning(tree)
-    if hand_over is not None and tree is not None and (worth or (hand_over and _defines_forward(tree))):
+    worth = tree is None or worth_scanning(tree.body)
+    if hand_over is not None and tree is not None and (worth or (hand_over and _defines_forward(tree.body))):
         return None, None
     positions: Positions | None = None
     try:
         if chunks is not None:
-            module, positions = parse_chunked(text, tree, display, chunks)
-            tree = None
+            module, positions = parse_chunked(text, tree.pieces if tree else None, display, chunks)
         else:
             tree = None  # Python's tree of a big module weighs half of LibCST's: never both at once
             module = cst.parse_module(text)
@@ -179,7 +185,9 @@ def _summarize_within(display: str, text: str, chunks: ChunkCache | None,
         if not summary.has_hints or not worth:
             return (summary, None, None, None), None
         parsed = parsed_module(summary, text, module, positions)
-        return (summary, None, scan(parsed, with_entries=True), None), parsed
+        facts = scan(parsed, with_entries=True) if chunks is None else \
+            scan_reusing(parsed, True, chunks.memo(display, "scan", ScanMemo))
+        return (summary, None, facts, None), parsed
     except RecursionError:
         return (None, FileProblem(Kind.SYNTAX_ERROR, Location(display, 1, 1),
                                   "too complex: nesting deeper than the analyzer's recursion limit"), None, None), None
@@ -193,9 +201,9 @@ def _summarize_batch(batch: list[tuple[str, str]], budget_s: float, forward: boo
     return [_summarize_one(display, text, budget_s=budget_s, hand_over=forward)[0] for display, text in batch]
 
 
-def _defines_forward(tree: ast.Module) -> bool:
+def _defines_forward(body: list[ast.stmt]) -> bool:
     return any(isinstance(node, ast.ClassDef) and any(
-        isinstance(item, ast.FunctionDef) and item.name == "forward" for item in node.body) for node in tree.body)
+        isinstance(item, ast.FunctionDef) and item.name == "forward" for item in node.body) for node in body)
 
 
 def _config_key(config: Config) -> str:
@@ -249,8 +257,10 @@ class _Analysis:
                 if parsed is not None:
                     self.parsed[display] = parsed  # kept: the walk needs it if the file holds an entry
             results.append(done)
-        for (_display, _text, key), result in zip(todo, results, strict=True):
-            if result[3] is None:  # a file given up (time, size) is tried again next run: the limits may change
+        for (display, _text, key), result in zip(todo, results, strict=True):
+            # a file given up (time, size) is tried again next run: the limits may change; an editor's
+            # buffer changes at every save, so writing its summary out would only cost the save time
+            if result[3] is None and display not in self.edited:
                 self.cache.put("summary", key, result)
             self._take(result)
         if progress:

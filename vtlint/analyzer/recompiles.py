@@ -54,11 +54,7 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
     if "." in spec.qualname and spec.qualname.rpartition(".")[0] in parsed.summary.classes and params:
         receiver, params = params[0], params[1:]
     defaults = {p.name.value: p.default for p in [*fn.params.params, *fn.params.kwonly_params] if p.default is not None}
-    mutations = [m for f in facts.values() for m in f.mutations]
-    named: dict[str, list[Mutation]] = {}  # the assignments outside `self.`, by the name they assign
-    for mutation in mutations:
-        if not mutation.target.startswith("self."):
-            named.setdefault(mutation.target.rpartition(".")[2], []).append(mutation)
+    mutations, named = _assignments(project, facts)
     # the functions this entry's graph traces: the entry and every call it inlines
     walked = {entry} | {e.callee for e in events if e.action is Action.INLINE and e.callee}
     for wrap in events:
@@ -115,6 +111,22 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
     if pairwise:  # every guard the call fails, in the order torch checks them: the cache skips the dynamic ones
         return _fold_instances(sorted(out, key=_guard_order))
     return _fold_instances(_one_per_call(out, _same_call))
+
+
+def _assignments(project: Project, facts: dict[str, ModuleFacts]) -> tuple[list[Mutation], dict[str, list[Mutation]]]:
+    """Every module's assignments, and those outside `self.` by the name they assign: once per check
+    (each compile of each entry asks), unless a module was scanned since."""
+    scanned = tuple(facts.values())
+    kept = project.assignments
+    if kept is not None and len(kept[0]) == len(scanned) and all(a is b for a, b in zip(kept[0], scanned)):
+        return kept[1], kept[2]
+    mutations = [m for f in scanned for m in f.mutations]
+    named: dict[str, list[Mutation]] = {}
+    for mutation in mutations:
+        if not mutation.target.startswith("self."):
+            named.setdefault(mutation.target.rpartition(".")[2], []).append(mutation)
+    project.assignments = (scanned, mutations, named)
+    return mutations, named
 
 
 def _function_change(frame: Event, calls: list[Site], name: str, index: int, settings: DynamoSettings,

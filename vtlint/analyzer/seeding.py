@@ -157,13 +157,14 @@ class _TensorUse:
 
 def _used_as_tensors(fn: cst.FunctionDef, walker: Walker) -> set[str]:
     """The names the body reads tensor-only attributes of (once per function and settings: every
-    compile of the entry, and every entry of a project that calls it, asks again)."""
-    key = (fn, walker.settings)
-    found = walker.project.tensor_uses.get(key)
-    if found is None:
+    compile of the entry, every entry of a project that calls it, and the next lint ask again)."""
+    memo = walker.project.memo_of(fn)
+    key = ("tensor uses", fn, walker.settings)
+    found = memo.get(key)
+    if not isinstance(found, set):
         visitor = _TensorUse(walker)
         visit(fn.body, visitor)
-        found = walker.project.tensor_uses[key] = visitor.found
+        found = memo[key] = visitor.found
     return found
 
 
