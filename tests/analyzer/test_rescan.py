@@ -1,5 +1,6 @@
-"""The language server's entry scan after an edit: reusing the statements an edit did
-not touch gives exactly the facts of a scan of the whole new text, lines included."""
+"""The language server's module summary and entry scan after an edit: reusing the
+statements an edit did not touch gives exactly the summary and the facts of the whole
+new text, lines included."""
 
 from __future__ import annotations
 
@@ -25,7 +26,12 @@ EDITS = ["# a comment\n", "model = Net()\n", "compiled = torch.compile(model)\n"
 def _warm(text: str, cache: ChunkCache, memo: ScanMemo) -> ModuleFacts:
     pieces = python_parse(text, "m.py", cache, ast.parse).pieces
     module, positions = parse_chunked(text, pieces, "m.py", cache)
-    return scan_reusing(parsed_module(summarize(module, "m.py", text), text, module, positions), True, memo)
+    summary = summarize(module, "m.py", text, positions.memo)
+    cold = summarize(cst.parse_module(text), "m.py", text)
+    assert summary == cold, text
+    for table in ("imports", "functions", "classes", "globals"):  # in the same order too
+        assert list(getattr(summary, table)) == list(getattr(cold, table)), table
+    return scan_reusing(parsed_module(summary, text, module, positions), True, memo)
 
 
 def _cold(text: str) -> ModuleFacts:

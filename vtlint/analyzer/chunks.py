@@ -71,17 +71,19 @@ class Positions:
     ranges moved down by where the chunk starts in this version of the text. A module
     parsed whole is one chunk at offset 0, looked up as it is (no copy of its ranges)."""
 
-    def __init__(self, placed: list[tuple[Chunk, int]]) -> None:
+    def __init__(self, placed: list[tuple[Chunk, int]],
+                 ranges: dict[cst.CSTNode, tuple[CodeRange, ChunkKey]] | None = None) -> None:
+        """`ranges`: the placed chunks' own, already in one dict (a ChunkCache's)."""
         self._unplaced: cst.Module | None = None  # a whole module not positioned yet
         self._whole: dict[cst.CSTNode, CodeRange] | None = None
-        self._offsets: dict[ChunkKey, int] = {}  # Chunk.key -> the line the chunk starts at
-        self._ranges: dict[cst.CSTNode, tuple[CodeRange, ChunkKey]] = {}
-        if len(placed) == 1 and placed[0][1] == 0:
+        self._offsets: dict[ChunkKey, int] = {chunk.key: offset for chunk, offset in placed}
+        self._ranges = ranges if ranges is not None else {}
+        if ranges is None and len(placed) == 1 and placed[0][1] == 0:
             self._whole = placed[0][0].ranges
             return
-        for chunk, offset in placed:
-            self._offsets[chunk.key] = offset
-            self._ranges.update(chunk.owned())
+        if ranges is None:
+            for chunk, _ in placed:
+                self._ranges.update(chunk.owned())
 
     @classmethod
     def of(cls, module: cst.Module) -> Positions:
@@ -145,12 +147,28 @@ class ChunkCache:
         self._last: dict[str, dict[str, Chunk]] = {}
         self._pieces: dict[str, tuple[list[str], list[Piece]]] = {}
         self._memos: dict[tuple[str, str], Any] = {}
+        self._placed: dict[str, tuple[dict[cst.CSTNode, tuple[CodeRange, ChunkKey]], dict[ChunkKey, Chunk]]] = {}
 
     def get(self, display: str, text: str) -> Chunk | None:
         return self._last.get(display, {}).get(text)
 
     def keep(self, display: str, chunks: dict[str, Chunk]) -> None:
         self._last[display] = chunks
+
+    def ranges(self, display: str, placed: list[tuple[Chunk, int]]) -> dict[cst.CSTNode, tuple[CodeRange, ChunkKey]]:
+        """The placed chunks' ranges in one dict, kept from the file's last parse: only the chunks
+        that came or went are added or removed (the Positions of the last parse read it no more)."""
+        ranges, chunks = self._placed.get(display, ({}, {}))
+        now = {chunk.key: chunk for chunk, _ in placed}
+        for key, chunk in chunks.items():
+            if key not in now:
+                for node in chunk.ranges:
+                    ranges.pop(node, None)
+        for key, chunk in now.items():
+            if key not in chunks:
+                ranges.update(chunk.owned())
+        self._placed[display] = (ranges, now)
+        return ranges
 
     def memo(self, display: str, kind: str, make: Callable[[], _T]) -> _T:
         """What a later phase keeps of the file's last analysis (its entry scan), dropped with it."""
@@ -162,6 +180,7 @@ class ChunkCache:
     def forget(self, display: str) -> None:
         self._last.pop(display, None)
         self._pieces.pop(display, None)
+        self._placed.pop(display, None)
         self._memos = {key: memo for key, memo in self._memos.items() if key[0] != display}
 
 
@@ -274,7 +293,8 @@ def parse_chunked(text: str, pieces: list[Piece] | None, display: str,
         footer=[line for chunk, _ in placed for line in chunk.footer],
         encoding=first.encoding, default_indent=indent, default_newline=first.default_newline,
         has_trailing_newline=last.has_trailing_newline)
-    return module, Positions(placed)
+    assert cache is not None  # only a cache places chunks
+    return module, Positions(placed, cache.ranges(display, placed))
 
 
 def _indents(chunk: Chunk) -> bool:

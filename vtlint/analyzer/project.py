@@ -181,7 +181,7 @@ def _summarize_within(display: str, text: str, chunks: ChunkCache | None,
         return (None, FileProblem(Kind.SYNTAX_ERROR, where, f"SyntaxError: {rejected.msg} (Python {version})"),
                 None, None), None
     try:
-        summary = summarize(module, display, text)
+        summary = summarize(module, display, text, positions.memo if positions is not None else None)
         if not summary.has_hints or not worth:
             return (summary, None, None, None), None
         parsed = parsed_module(summary, text, module, positions)

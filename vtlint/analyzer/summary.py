@@ -12,8 +12,10 @@ from __future__ import annotations
 import operator
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import libcst as cst
 
@@ -440,13 +442,56 @@ def _suites(stmt: cst.BaseStatement) -> list[cst.BaseSuite]:
     return suites
 
 
-def summarize(module: cst.Module, display: str, text: str) -> ModuleSummary:
+def summarize(module: cst.Module, display: str, text: str,
+              memo_of: Callable[[cst.CSTNode], dict[Any, Any] | None] | None = None) -> ModuleSummary:
+    """`memo_of`: where a statement's share of the summary is kept between lints (its chunk's
+    memo): a statement an edit did not touch, read with the same imports, is not walked again."""
     summary = ModuleSummary(display=display, module=module_name(display))
     summary.has_hints = ENTRY_HINTS.search(text) is not None
     summary.dynamic_features = sorted(set(_DYNAMIC.findall(text)))
-    walk_statements(module.body, _Summarizer(summary))
+    if memo_of is None:
+        walk_statements(module.body, _Summarizer(summary))
+    else:
+        for stmt in module.body:
+            _add_share(summary, _share(summary, stmt, memo_of(stmt)))
     summary.import_effects = any(has_effects(stmt, summary.imports) for stmt in module.body)
     return summary
+
+
+def _share(summary: ModuleSummary, stmt: cst.BaseStatement, memo: dict[Any, Any] | None) -> ModuleSummary:
+    """What `stmt` adds to the summary so far: it reads nothing of it but the imports (names
+    resolve through them), so a share summarized under the same imports is the same."""
+    key = ("summary share", stmt)
+    kept = memo.get(key) if memo is not None else None
+    if kept is not None and kept.imports_before == summary.imports:
+        return kept.share
+    share = ModuleSummary(display=summary.display, module=summary.module, imports=dict(summary.imports))
+    walk_statements([stmt], _Summarizer(share))
+    if memo is not None:
+        memo[key] = _Share(dict(summary.imports), share)
+    return share
+
+
+@dataclass
+class _Share:
+    imports_before: dict[str, str]
+    share: ModuleSummary
+
+
+def _add_share(summary: ModuleSummary, share: ModuleSummary) -> None:
+    """As if the share's statement had been walked with the summary: assignments in order, a
+    global bound again is reassigned. Its objects are not copied: nothing changes a summary."""
+    summary.imports.update(share.imports)  # the imports before it, and its own
+    summary.functions.update(share.functions)
+    summary.classes.update(share.classes)
+    for name, value in share.globals.items():
+        if name in summary.globals:
+            summary.reassigned.add(name)
+        else:
+            summary.globals[name] = value
+    summary.reassigned |= share.reassigned
+    summary.star_imports += share.star_imports
+
 
 
 # Decorator factories of these packages bind names only (`@dataclass(frozen=True)`, `@torch.no_grad()`).
