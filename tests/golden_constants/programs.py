@@ -3877,4 +3877,68 @@ PROGRAMS: dict[str, str] = {
         def run():
             torch.compile(Pick())(torch.randn(3, 8))
     ''',
+    "config_defaults_decorator": '''
+        import functools
+
+        import torch
+        import torch.nn as nn
+
+
+        class Config:
+            attribute_map = {"hidden": "width"}
+
+            def __init__(self):
+                self.use_cache = True
+                self.width = 8
+
+            def __getattribute__(self, key):
+                if key != "attribute_map" and key in super().__getattribute__("attribute_map"):
+                    key = super().__getattribute__("attribute_map")[key]
+                return super().__getattribute__(key)
+
+
+        def config_defaults(func):
+            # transformers' merge_with_config_defaults: an argument not passed comes from the config
+            @functools.wraps(func)
+            def wrapper(self, *args, **kwargs):
+                for name in ["use_cache", "output_router_logits"]:
+                    index = None
+                    if name in func.__code__.co_varnames:
+                        index = func.__code__.co_varnames.index(name) - 1
+                    if index is not None and len(args) > index and args[index] is not None:
+                        value = args[index]
+                    elif kwargs.get(name) is not None:
+                        value = kwargs[name]
+                    else:
+                        value = getattr(self.config, name, None)
+                    if value is not None:
+                        kwargs[name] = value
+                return func(self, *args, **kwargs)
+
+            return wrapper
+
+
+        class Inner(nn.Module):
+            def __init__(self, config):
+                super().__init__()
+                self.config = config
+                self.proj = nn.Linear(8, 8)
+
+            @config_defaults
+            def forward(self, x, use_cache=None):
+                return self.proj(x) * (2 if use_cache else 1)
+
+
+        class Outer(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.model = Inner(Config())
+
+            def forward(self, x):
+                return self.model(x)
+
+
+        def run():
+            torch.compile(Outer())(torch.randn(2, 8))
+    ''',
 }

@@ -565,7 +565,7 @@ class Walker:
             if not isinstance(decorator.decorator, cst.Call):
                 continue
             factory = self.expr(decorator.decorator.func, act)
-            found = self._function_node(factory) if factory.kind == V.FUNC else None
+            found = self.function_node(factory) if factory.kind == V.FUNC else None
             if found is None or not isinstance(found[1], cst.FunctionDef) \
                     or not registers(found[1], method=factory.bound_self is not None):
                 continue  # a decorator that wraps or documents: nothing the traced code reads changes
@@ -969,6 +969,9 @@ class Walker:
             return V.unknown()
         value = handler(node, act)
         if value.source is not None and isinstance(node, _READS) and not self.eager:
+            if isinstance(node, cst.Name) and value.read_at is not None and not (
+                    type(value.source) is LocalSource and value.source.local_name == node.value):
+                return value  # a local holding what was read from outside: its guards are reported at that read
             return value.with_(read_at=node)
         return value
 
@@ -1575,7 +1578,7 @@ class Walker:
             target = target.instance_attr(self, "forward") if self.project.klass(target.ref) else V.unknown()
         if target.kind != V.FUNC or not target.ref:
             return None
-        found = self._function_node(target)
+        found = self.function_node(target)
         if found is None or self.project.is_library(found[0].summary.display):
             return None
         return found[0].summary.display, found[4]
@@ -1599,7 +1602,7 @@ class Walker:
 
     def call_user(self, func: Value, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
         """Inline a function of the project: Dynamo's InliningInstructionTranslator."""
-        resolved = self._function_node(func)
+        resolved = self.function_node(func)
         if resolved is None:
             return V.unknown()
         parsed, fn, closure, cls, qualname = resolved
@@ -1781,7 +1784,7 @@ class Walker:
                 value = self.getattr(value, attr, None, None)
             if value.kind != V.FUNC or not value.ref or value.ref.startswith("local:"):
                 continue  # property, staticmethod, torch's own decorators...: the function itself is called
-            found = self._function_node(value)
+            found = self.function_node(value)
             if found is None or not isinstance(found[1], cst.FunctionDef):
                 continue
             dparsed, level, _, _, qual = found
@@ -1807,7 +1810,7 @@ class Walker:
             return Value(V.FUNC, ref=key)
         return None
 
-    def _function_node(self, func: Value) -> tuple[Parsed, cst.FunctionDef | cst.Lambda, dict[str, Value], str | None, str] | None:
+    def function_node(self, func: Value) -> tuple[Parsed, cst.FunctionDef | cst.Lambda, dict[str, Value], str | None, str] | None:
         ref = func.ref or ""
         if ref.startswith("local:"):
             parsed, node, closure, cls = self.local_funcs[ref]

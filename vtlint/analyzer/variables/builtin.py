@@ -206,6 +206,8 @@ def _named_attribute(tx: Walker, name: str, args: list[Value], act: Act, node: c
         return V.const(False) if missing else V.const(True) if found.kind != V.UNKNOWN else Value(V.CONST, pytype="bool")
     if missing and len(args) > 2:
         return args[2]
+    if found.source is not None and not tx.eager:
+        return found.with_(read_at=node)  # read here, as `obj.eps` is: its guards are reported at this call
     return found
 
 

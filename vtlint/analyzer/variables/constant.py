@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 STR_METHODS = frozenset({"split", "rsplit", "strip", "lstrip", "rstrip", "lower", "upper", "startswith", "endswith",
                          "replace", "join", "title", "capitalize", "count", "find", "partition", "rpartition",
                          "splitlines", "isdigit", "isalpha", "zfill", "removeprefix", "removesuffix"})
+# constants the walk knows some attributes of
+_WITH_ATTRIBUTES = frozenset({"torch.device", "code"})
 
 
 class ConstantVariable(Value):
@@ -31,8 +33,8 @@ class ConstantVariable(Value):
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
         if self.known and isinstance(self.value, str) and name in STR_METHODS:
             return Value(V.LIB, ref=f"str.{name}", bound_self=self)
-        if self.pytype == "torch.device" and name in self.attrs:
-            return self.attrs[name]  # `x.device.type`
+        if self.pytype in _WITH_ATTRIBUTES and name in self.attrs:
+            return self.attrs[name]  # `x.device.type`, `func.__code__.co_varnames`
         return super().var_getattr(tx, name, act, node)
 
 

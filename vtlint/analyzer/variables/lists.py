@@ -47,12 +47,25 @@ class BaseListVariable(Value):
 
 
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
-        return Value(V.LIB, ref=f"list.{name}", bound_self=self) if name in MUTATORS else V.unknown()
+        return Value(V.LIB, ref=f"list.{name}", bound_self=self) if name in MUTATORS | READERS else V.unknown()
+
+    def _read(self, method: str, args: list[Value]) -> Value:
+        """`co_varnames.index(name)`, `dims.count(1)`: over known constants, what Python answers (Dynamo
+        folds it); else an int the walk does not know."""
+        wanted = args[0] if len(args) == 1 else None
+        if wanted is None or not wanted.known or self.items is None or not all(i.known for i in self.items):
+            return Value(V.CONST, pytype="int", confidence="medium")
+        values = [i.value for i in self.items]
+        if method == "count":
+            return V.const(values.count(wanted.value))
+        return V.const(values.index(wanted.value)) if wanted.value in values else V.unknown()
 
     def call_method(self, tx: Walker, method: str, args: list[Value], kwargs: dict[str, Value], act: Act,
                     node: cst.Call) -> Value:
         """`history.append(loss.item())` on a list from outside: Dynamo guards its length and replays
         the mutation after the graph, so the next call finds another length."""
+        if method in READERS:
+            return self._read(method, args)
         if self.kind != V.LIST:
             return V.unknown()
         tx.length_check(self, act, node)
@@ -82,6 +95,8 @@ NONEMPTY = "nonempty"  # attrs flag of a range of unknown length known to run at
 
 # List methods that change the list in place.
 MUTATORS = frozenset({"append", "extend", "insert", "pop", "clear", "remove"})
+# ... and the ones that only read it.
+READERS = frozenset({"index", "count"})
 
 
 class RangeVariable(Value):
