@@ -3941,4 +3941,41 @@ PROGRAMS: dict[str, str] = {
         def run():
             torch.compile(Outer())(torch.randn(2, 8))
     ''',
+    "deepcopy_of_a_config": '''
+        import copy
+        import dataclasses
+
+        import torch
+        import torch.nn as nn
+
+
+        @dataclasses.dataclass
+        class Config:
+            width: int = 8
+            scale: float = 0.5
+            name: str = "tiny"
+            flag: bool = True
+            extra: object = None
+            labels: dict = dataclasses.field(default_factory=lambda: {0: "neg", 1: "pos"})
+
+
+        class Net(nn.Module):
+            def __init__(self, config):
+                super().__init__()
+                self.config = config
+                self.proj = nn.Linear(8, 8)
+
+            def forward(self, x):
+                if self.config.flag:
+                    x = x + 1
+                # transformers' get_text_config(decoder=True) of an encoder-decoder config: every field
+                # of the copied object is specialized
+                decoder = copy.deepcopy(self.config)
+                decoder.width = 16
+                return self.proj(x) * decoder.scale
+
+
+        def run():
+            torch.compile(Net(Config()))(torch.randn(2, 8))
+    ''',
 }

@@ -189,6 +189,13 @@ _SCALARS = ("int", "float", "bool", "str")
 SETTER = ".fset"  # a property's setter, by the getter's qualified name and this suffix
 
 
+def _is_class_var(annotation: cst.BaseExpression) -> bool:
+    """`ClassVar[str]` (`typing.ClassVar`, bare `ClassVar`): what a dataclass leaves out of its fields."""
+    target = annotation.value if isinstance(annotation, cst.Subscript) else annotation
+    name = dotted(target)
+    return name is not None and name.rpartition(".")[2] == "ClassVar"
+
+
 def scalar_annotation(node: cst.BaseExpression) -> str | None:
     """The Python scalar type an annotation declares (`int`, `float`, `bool`, `str`; `float | int`
     is a float: Dynamo guards both by value), or None when it admits anything else (`int | None`)."""
@@ -329,6 +336,10 @@ class _Summarizer(cst.CSTVisitor):
                         if isinstance(target.target, cst.Name):
                             cls.class_attrs[target.target.value] = literal(small.value, self.s.imports)
                 elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    if _is_class_var(small.annotation.annotation):  # not a dataclass field: a class attribute
+                        if small.value is not None:
+                            cls.class_attrs[small.target.value] = literal(small.value, self.s.imports)
+                        continue
                     cls.fields.append(small.target.value)
                     scalar = scalar_annotation(small.annotation.annotation)
                     if scalar is not None:

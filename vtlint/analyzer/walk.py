@@ -317,14 +317,32 @@ class Walker:
         read = value.read_at
         return read if read is not None and act.parsed.positions.get(read) is not None else node
 
-    def _install(self, guard: Guard | None, act: Act, node: cst.CSTNode) -> None:
+    def _install(self, guard: Guard | None, act: Act, node: cst.CSTNode, placed: Event | None = None) -> None:
+        """`placed`: an earlier event whose place (location and inline chain) the guard is reported at."""
         if guard is None or self.eager or guard.key in self.frame.guarded:
             return
         self.frame.guarded.add(guard.key)
         detail = dict(guard.detail)
         kind = detail.pop("guard_kind", guard.kind)
-        self.emit(Action.WRAP, act, node, source=guard.source.name(), variable_tracker=guard.variable_tracker,
-                  guard_kind=kind, guard=guard.text, value=guard.value, confidence=guard.confidence, detail=detail)
+        fields = {"source": guard.source.name(), "variable_tracker": guard.variable_tracker, "guard_kind": kind,
+                  "guard": guard.text, "value": guard.value, "confidence": guard.confidence, "detail": detail}
+        if placed is None:
+            self.emit(Action.WRAP, act, node, **fields)
+        else:
+            self.events.append(Event(Action.WRAP, placed.location, self.entry, frame=self.frame.name,
+                                     chain=placed.chain, **fields))
+
+    def use_unseen(self, value: Value, owner: Source, act: Act, node: cst.CSTNode, guard: Guard | None = None) -> None:
+        """A value Dynamo reads inside code of its own it inlines (`copy.deepcopy` walking an object's
+        `__dict__`): torch reports its guard at the line of the project that first read the object it
+        belongs to (the nearest enclosing Source with a user line), here where an earlier guard of the
+        frame under that Source was reported; at the call when there is none. `guard`: another than
+        the value's own (a dict's key order)."""
+        spelled = owner.name()
+        placed = next((e for e in self.events if e.action is Action.WRAP and e.frame == self.frame.name
+                       and e.source and (e.source == spelled or e.source.startswith((f"{spelled}.", f"{spelled}[")))),
+                      None)
+        self._install(guard or self.builder.realize(value), act, node, placed)
 
     def graph_break(self, act: Act, node: cst.CSTNode, decision: breaks.Decision, what: str) -> None:
         """Record the break, then unwind to the frame that owns the statement."""

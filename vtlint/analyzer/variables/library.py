@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
-from vtlint.analyzer.sources import LocalSource, attr_source
+from vtlint.analyzer.sources import LocalSource, Source, attr_source, item_source
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.command_line import PARSER_CLASSES, new_parser
 from vtlint.analyzer.variables.config_text import PARSERS, parse_config_text
@@ -29,7 +29,8 @@ from vtlint.analyzer.variables.tensor import (
     size_of_tensor,
     tensor,
 )
-from vtlint.analyzer.variables.user_defined import field_names
+from vtlint.analyzer.variables.user_defined import field_names, in_instance_dict
+from vtlint.trace import Action
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -106,6 +107,11 @@ _INT_MATH = frozenset({"math.floor", "math.ceil", "math.trunc", "math.isqrt", "m
 MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf}
 
 
+# Standard-library functions Dynamo inlines from their source, guarding their defaults there: each
+# one's default values, as `inspect.signature` lists them.
+INLINED_WITH_DEFAULTS: dict[str, tuple[object, ...]] = {"copy.deepcopy": (None, [])}
+
+
 class LibraryVariable(Value):
     tracks = (V.LIB,)
 
@@ -123,6 +129,8 @@ class LibraryVariable(Value):
             # `torch.float16`: guarded where used (EQUALS_MATCH); a fact of little news, so predicted
             # only on the paths the walk knows run
             return Value(V.LIB, ref=f"torch.{name}", source=None if tx.uncertain else attr_source(self.source, name))
+        if f"{self.ref}.{name}" in INLINED_WITH_DEFAULTS:  # its defaults are guarded where it is inlined
+            return Value(V.LIB, ref=f"{self.ref}.{name}", source=None if tx.eager else attr_source(self.source, name))
         return Value(V.LIB, ref=f"{self.ref}.{name}")
 
     def call_function(self, tx: Walker, args: list[Value], kwargs: dict[str, Value], act: Act,
@@ -190,6 +198,9 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return mark(MARKS[name], args)
     if name == "collections.OrderedDict":
         return dict_of(args, kwargs)
+    if not tx.eager and name == "copy.deepcopy" and args and args[0].kind == V.OBJECT and args[0].source is not None \
+            and not args[0].opaque:
+        return _deepcopy_traced(tx, func, args[0], act, node)
     if tx.eager and name in ("copy.deepcopy", "copy.copy") and args:
         # `reference = copy.deepcopy(policy)`: another object, which later changes of the first do not
         # reach (a shallow copy shares what the first holds)
@@ -430,3 +441,51 @@ def _argument(args: list[Value], kwargs: dict[str, Value], name: str) -> Any:
     """The known value of the first positional argument (or keyword `name`); `...` when not known."""
     given = kwargs.get(name) or (args[0] if args else None)
     return given.value if given is not None and given.kind == V.CONST and given.known else ...
+
+
+def _deepcopy_traced(tx: Walker, func: Value, target: Value, act: Act, node: cst.Call) -> Value:
+    """`copy.deepcopy(config)` in traced code: Dynamo inlines `copy.deepcopy`, whose `_reconstruct`
+    deep-copies the object's `__dict__`, every value of it specialized (a config's every field is
+    then guarded, `L['self'].config.d_model == 64`, dict fields key by key). The copy is a new object."""
+    tx.emit(Action.INLINE, act, node, callee="copy.deepcopy", variable_tracker=V.FUNC,
+            detail={"qualname": "deepcopy"})
+    _inlined_defaults(tx, func, act, node)
+    assert target.source is not None
+    _copied_fields(tx, target, target.source, act, node, depth=4)
+    return V.snapshot(target, depth=64).with_(source=None)
+
+
+def _inlined_defaults(tx: Walker, func: Value, act: Act, node: cst.Call) -> None:
+    """The defaults of a library function Dynamo inlines: the tuple's length, then each by value
+    (`G['copy'].deepcopy.__defaults__[0] is None`; a list default by its length)."""
+    defaults = INLINED_WITH_DEFAULTS.get(func.ref or "")
+    holder = attr_source(func.source, "__defaults__")
+    if defaults is None or holder is None:
+        return
+    values = [Value(V.LIST, items=[V.const(i) for i in d]) if isinstance(d, list) else V.const(d) for d in defaults]
+    tx.length_check(Value(V.TUPLE, items=values, source=holder), act, node)
+    for index, value in enumerate(values):
+        held = value.with_(source=item_source(holder, index))
+        if held.kind == V.LIST:
+            tx.length_check(held, act, node)
+        else:
+            tx.use(held, act, node)
+
+
+def _copied_fields(tx: Walker, value: Value, owner: Source, act: Act, node: cst.Call, depth: int) -> None:
+    """Each field of an object `copy.deepcopy` walks (its `__dict__`), guarded by value; a dict field
+    by its key order, then value by value; an object field field by field."""
+    for field, item in value.attrs.items():
+        source = attr_source(owner, field)
+        if source is None or depth <= 0 or not in_instance_dict(tx.project, value, field):
+            continue
+        if item.kind == V.OBJECT and not item.opaque:
+            _copied_fields(tx, item, source, act, node, depth - 1)
+        elif item.kind == V.DICT and item.keys is not None and item.items is not None:
+            held = item.with_(source=source)
+            tx.use_unseen(held, owner, act, node, tx.builder.key_order(held))
+            for key, element in zip(item.keys, item.items, strict=False):
+                if element.kind == V.CONST and element.known:
+                    tx.use_unseen(element.with_(source=item_source(source, key)), owner, act, node)
+        elif item.kind == V.CONST and item.known:
+            tx.use_unseen(item.with_(source=source), owner, act, node)

@@ -76,6 +76,16 @@ def field_names(project: Project, summary: ModuleSummary, cls: ClassSummary) -> 
     return list(dict.fromkeys(name for _, klass in reversed(project.mro(summary, cls)) for name in klass.fields))
 
 
+def in_instance_dict(project: Project, value: Value, name: str) -> bool:
+    """Whether an attribute the walk knows of an object lives in its `__dict__`: a dataclass field, or
+    a name no class of its MRO defines (it was assigned on the instance); not a class attribute."""
+    found = project.klass(value.ref or "")
+    if found is None:
+        return False
+    mro = project.mro(*found)
+    return any(name in klass.fields for _, klass in mro) or not any(name in klass.class_attrs for _, klass in mro)
+
+
 def dataclass_fields(project: Project, value: Value, summary: ModuleSummary, cls: ClassSummary, args: list[Value],
                      kwargs: dict[str, Value]) -> None:
     """A dataclass's generated `__init__`: its fields by position, then keywords."""
