@@ -3978,4 +3978,47 @@ PROGRAMS: dict[str, str] = {
         def run():
             torch.compile(Net(Config()))(torch.randn(2, 8))
     ''',
+    "config_attribute_map": '''
+        import torch
+        import torch.nn as nn
+
+
+        class Config:
+            # transformers' PretrainedConfig: a standard name read through the model's own one
+            attribute_map = {"num_layers": "n_layer", "hidden": "width"}
+
+            def __init__(self, n_layer=2, width=8):
+                self.n_layer = n_layer
+                self.width = width
+
+            def __getattribute__(self, key):
+                if key != "attribute_map" and key in super().__getattribute__("attribute_map"):
+                    key = super().__getattribute__("attribute_map")[key]
+                return super().__getattribute__(key)
+
+
+        class Layer(nn.Module):
+            def __init__(self, config, index):
+                super().__init__()
+                self.proj = nn.Linear(config.hidden, config.hidden)
+                self.scale = 1.0 / (index + 1)
+
+            def forward(self, x):
+                return self.proj(x) * self.scale
+
+
+        class Stack(nn.Module):
+            def __init__(self, config):
+                super().__init__()
+                self.layers = nn.ModuleList([Layer(config, i) for i in range(config.num_layers)])
+
+            def forward(self, x):
+                for layer in self.layers:
+                    x = layer(x)
+                return x
+
+
+        def run():
+            torch.compile(Stack(Config(n_layer=3)))(torch.randn(2, 8))
+    ''',
 }

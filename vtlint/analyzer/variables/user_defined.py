@@ -195,6 +195,7 @@ class UserDefinedObjectVariable(Value):
             summary, cls = tx.project.klass(self.ref)  # type: ignore[misc]
             if is_namedtuple(cls):  # a tuple underneath: Dynamo guards its length (measured)
                 tx.length_check(self, act, node, fields=len(field_names(tx.project, summary, cls)))
+        name = self.mapped_name(tx, name)
         getter = self.property_getter(tx, name)
         if getter is not None and act is not None and node is not None:
             mark = len(tx.events)
@@ -249,10 +250,27 @@ class UserDefinedObjectVariable(Value):
         found = tx.project.klass(self.ref or "")
         return found is not None and any("__getattribute__" in klass.methods for _, klass in tx.project.mro(*found))
 
+    def mapped_name(self, tx: Walker, name: str) -> str:
+        """The name a `__getattribute__` override maps `name` to through the class's `attribute_map`
+        (a transformers config: `config.num_hidden_layers` is `config.n_layer`), as Dynamo traces it."""
+        if name == "attribute_map" or not self.custom_getattribute_of(tx):
+            return name
+        for _, klass in tx.project.mro(*tx.project.klass(self.ref or "")):  # type: ignore[misc]
+            mapping = klass.class_attrs.get("attribute_map")
+            if mapping is None:
+                continue
+            if mapping.kind != V.DICT or mapping.keys is None or mapping.items is None:
+                return name
+            for key, target in zip(mapping.keys, mapping.items, strict=False):
+                if key == name and target.known and isinstance(target.value, str):
+                    return target.value
+            return name
+        return name
+
     def custom_getattribute(self, tx: Walker, act: Act, node: cst.CSTNode) -> None:
         """A class of the project defining `__getattribute__` (a config mapping attribute names): Dynamo
         inlines it on every attribute read. The walk records that call and looks the name up as the
-        generic lookup does (the override's own remapping is not modelled)."""
+        generic lookup does, after its `attribute_map` (`mapped_name`)."""
         for mod, klass in tx.project.mro(*tx.project.klass(self.ref or "")):  # type: ignore[misc]
             if "__getattribute__" in klass.methods:
                 qualname = f"{klass.qualname}.__getattribute__"
