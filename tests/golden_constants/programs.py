@@ -4021,4 +4021,36 @@ PROGRAMS: dict[str, str] = {
         def run():
             torch.compile(Stack(Config(n_layer=3)))(torch.randn(2, 8))
     ''',
+    "signature_of_a_chunk_function": '''
+        import inspect
+
+        import torch
+        import torch.nn as nn
+
+
+        def apply_chunking(forward_fn, chunk_size, *inputs):
+            # transformers' apply_chunking_to_forward: the chunk function's arity, checked while tracing
+            if len(inspect.signature(forward_fn).parameters) != len(inputs):
+                raise ValueError("wrong arity")
+            if chunk_size > 0:
+                return torch.cat([forward_fn(*chunk) for chunk in zip(*(t.chunk(2) for t in inputs))])
+            return forward_fn(*inputs)
+
+
+        class Feed(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(8, 8)
+                self.chunk_size = 0
+
+            def forward_chunk(self, x):
+                return self.proj(x)
+
+            def forward(self, x):
+                return apply_chunking(self.forward_chunk, self.chunk_size, x)
+
+
+        def run():
+            torch.compile(Feed())(torch.randn(4, 8))
+    ''',
 }

@@ -7,9 +7,11 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
+import libcst as cst
+
 from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
-from vtlint.analyzer.sources import LocalSource, Source, attr_source, item_source
+from vtlint.analyzer.sources import AttrSource, LocalSource, Source, attr_source, item_source
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.command_line import PARSER_CLASSES, new_parser
 from vtlint.analyzer.variables.config_text import PARSERS, parse_config_text
@@ -33,8 +35,6 @@ from vtlint.analyzer.variables.user_defined import field_names, in_instance_dict
 from vtlint.trace import Action
 
 if TYPE_CHECKING:
-    import libcst as cst
-
     from vtlint.analyzer.walk import Act, Walker
 
 # "Am I being compiled?" checks: Dynamo traces each as the constant True.
@@ -108,8 +108,11 @@ MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf}
 
 
 # Standard-library functions Dynamo inlines from their source, guarding their defaults there: each
-# one's default values, as `inspect.signature` lists them.
-INLINED_WITH_DEFAULTS: dict[str, tuple[object, ...]] = {"copy.deepcopy": (None, [])}
+# one's positional defaults and keyword-only ones, as its `def` has them.
+INLINED_WITH_DEFAULTS: dict[str, tuple[tuple[object, ...], dict[str, object]]] = {
+    "copy.deepcopy": ((None, []), {}),
+    "inspect.signature": ((), {"follow_wrapped": True, "globals": None, "locals": None, "eval_str": False}),
+}
 
 
 class LibraryVariable(Value):
@@ -198,6 +201,8 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return mark(MARKS[name], args)
     if name == "collections.OrderedDict":
         return dict_of(args, kwargs)
+    if not tx.eager and name == "inspect.signature" and args and args[0].kind == V.FUNC:
+        return _signature(tx, func, args[0], act, node)
     if not tx.eager and name == "copy.deepcopy" and args and args[0].kind == V.OBJECT and args[0].source is not None \
             and not args[0].opaque:
         return _deepcopy_traced(tx, func, args[0], act, node)
@@ -455,21 +460,57 @@ def _deepcopy_traced(tx: Walker, func: Value, target: Value, act: Act, node: cst
     return V.snapshot(target, depth=64).with_(source=None)
 
 
+def _signature(tx: Walker, func: Value, target: Value, act: Act, node: cst.Call) -> Value:
+    """`inspect.signature(fn)` in traced code: Dynamo inlines it (its keyword-only defaults guarded
+    at the call); its `parameters` are the function's, a bound method's first left out, so
+    `len(inspect.signature(fn).parameters)` is a constant."""
+    found = tx.function_node(target)
+    if found is None:
+        return V.unknown()
+    tx.emit(Action.INLINE, act, node, callee="inspect.signature", variable_tracker=V.FUNC,
+            detail={"qualname": "signature"})
+    _inlined_defaults(tx, func, act, node)
+    params = found[1].params
+    if target.source is not None:  # `_signature_from_function` tests `if defaults:`, the function's own
+        # a method is its class's one function, however many instances reach it: guarded once, through
+        # the first Source that did
+        held = tx.class_attr_sources.setdefault((target.ref or "", "function", "__defaults__"),
+                                                AttrSource(target.source, "__defaults__"))
+        defaults = [p for p in (*params.posonly_params, *params.params) if p.default is not None]
+        if defaults:
+            tx.length_check(Value(V.TUPLE, items=[V.unknown() for _ in defaults], source=held), act, node)
+        else:
+            tx.use_unseen(V.const(None).with_(source=held), target.source, act, node)
+    names = [p.name.value for p in (*params.posonly_params, *params.params)]
+    names += [star.name.value for star in (params.star_arg,) if isinstance(star, cst.Param)]
+    names += [p.name.value for p in params.kwonly_params]
+    names += [star.name.value for star in (params.star_kwarg,) if isinstance(star, cst.Param)]
+    if target.bound_self is not None:
+        names = names[1:]
+    parameters = Value(V.DICT, keys=names, items=[V.unknown() for _ in names])
+    return Value(V.NAMESPACE, attrs={"parameters": parameters})
+
+
 def _inlined_defaults(tx: Walker, func: Value, act: Act, node: cst.Call) -> None:
     """The defaults of a library function Dynamo inlines: the tuple's length, then each by value
-    (`G['copy'].deepcopy.__defaults__[0] is None`; a list default by its length)."""
-    defaults = INLINED_WITH_DEFAULTS.get(func.ref or "")
+    (`G['copy'].deepcopy.__defaults__[0] is None`; a list default by its length), and its keyword-only
+    ones by name (`G['inspect'].signature.__kwdefaults__['eval_str'] == False`)."""
+    defaults, kwdefaults = INLINED_WITH_DEFAULTS.get(func.ref or "", ((), {}))
     holder = attr_source(func.source, "__defaults__")
-    if defaults is None or holder is None:
+    if holder is None:
         return
     values = [Value(V.LIST, items=[V.const(i) for i in d]) if isinstance(d, list) else V.const(d) for d in defaults]
-    tx.length_check(Value(V.TUPLE, items=values, source=holder), act, node)
+    if values:
+        tx.length_check(Value(V.TUPLE, items=values, source=holder), act, node)
     for index, value in enumerate(values):
         held = value.with_(source=item_source(holder, index))
         if held.kind == V.LIST:
             tx.length_check(held, act, node)
         else:
             tx.use(held, act, node)
+    named = attr_source(func.source, "__kwdefaults__")
+    for key, default in kwdefaults.items():
+        tx.use(V.const(default).with_(source=item_source(named, key)), act, node)
 
 
 def _copied_fields(tx: Walker, value: Value, owner: Source, act: Act, node: cst.Call, depth: int) -> None:
