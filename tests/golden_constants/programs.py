@@ -4053,4 +4053,27 @@ PROGRAMS: dict[str, str] = {
         def run():
             torch.compile(Feed())(torch.randn(4, 8))
     ''',
+    "partial_norm_layer": '''
+        from functools import partial
+
+        import torch
+        import torch.nn as nn
+
+        # timm's style: the block's layers are factories with their hyper-parameters bound
+        norm_layer = partial(nn.LayerNorm, eps=1e-6)
+
+
+        class Block(nn.Module):
+            def __init__(self, dim, norm=norm_layer, drop=partial(nn.Dropout, p=0.1)):
+                super().__init__()
+                self.norm = norm(dim)
+                self.drop = drop()
+
+            def forward(self, x):
+                return self.drop(self.norm(x))
+
+
+        def run():
+            torch.compile(Block(8))(torch.randn(2, 8))
+    ''',
 }

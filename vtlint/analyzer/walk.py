@@ -52,7 +52,7 @@ from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.builtin import BUILTIN_NAMES
 from vtlint.analyzer.variables.config_text import PARSERS
 from vtlint.analyzer.variables.dicts import set_item
-from vtlint.analyzer.variables.library import DATA_PTR, UNSPECIALIZED, is_torch_nn_class
+from vtlint.analyzer.variables.library import DATA_PTR, PARTIAL, UNSPECIALIZED, is_torch_nn_class, partial_of
 from vtlint.analyzer.variables.lists import NONEMPTY, RangeVariable
 from vtlint.analyzer.variables.nn_module import parameters_of
 from vtlint.analyzer.variables.optimizer import REALIZED, base_method
@@ -1549,6 +1549,10 @@ class Walker:
             return _resource(self.dotted_value(lit.ref, None), source)
         if lit.kind == V.CALL and lit.ref:
             ref = self.project.qualify(summary, lit.ref)
+            if ref == PARTIAL and lit.items:  # `norm_layer = partial(nn.LayerNorm, eps=1e-6)` at module level
+                bound = [self.materialize(a, summary, None, act) for a in lit.items]
+                return partial_of(bound[0], bound[1:], {k: self.materialize(a, summary, None, act)
+                                                       for k, a in lit.attrs.items()}).with_(source=source)
             if lit.items is None or not (self.project.klass(ref) or is_torch_nn_class(ref)):
                 function = self.project.function(ref)
                 if function is not None and function[1].returns is not None:

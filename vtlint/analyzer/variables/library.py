@@ -107,6 +107,15 @@ _INT_MATH = frozenset({"math.floor", "math.ceil", "math.trunc", "math.isqrt", "m
 MATH_CONSTANTS = {"pi": math.pi, "e": math.e, "tau": math.tau, "inf": math.inf}
 
 
+PARTIAL = "functools.partial"
+
+
+def partial_of(func: Value, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """`functools.partial(nn.LayerNorm, eps=1e-6)`: the function and the arguments it binds."""
+    keywords = Value(V.DICT, keys=list(kwargs), items=list(kwargs.values()))
+    return Value(V.LIB, ref=PARTIAL, items=list(args), attrs={"func": func, "keywords": keywords})
+
+
 # Standard-library functions Dynamo inlines from their source, guarding their defaults there: each
 # one's positional defaults and keyword-only ones, as its `def` has them.
 INLINED_WITH_DEFAULTS: dict[str, tuple[tuple[object, ...], dict[str, object]]] = {
@@ -140,6 +149,11 @@ class LibraryVariable(Value):
                       node: cst.Call) -> Value:
         if not self.ref:
             return V.unknown()
+        if self.ref == PARTIAL and "func" in self.attrs:
+            # Dynamo's FunctoolsPartialVariable: the function called with the bound arguments first
+            bound = self.attrs.get("keywords")
+            keywords = dict(zip(bound.keys or [], bound.items or [], strict=False)) if bound is not None else {}
+            return tx.call(self.attrs["func"], [*(self.items or []), *args], {**keywords, **kwargs}, act, node)
         receiver = self.bound_self
         if receiver is not None:
             done = receiver.call_method(tx, self.ref.rpartition(".")[2], args, kwargs, act, node)
@@ -197,6 +211,8 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return _compile(tx, func, args, kwargs, act, node)
     if tx.eager and name == "functools.partial" and args and args[0].kind == V.LIB and args[0].ref in COMPILERS:
         return args[0].with_(attrs={**args[0].attrs, **kwargs})  # partial(torch.compile, mode=...): a compiler
+    if name == "functools.partial" and args and args[0].kind != V.UNKNOWN:
+        return partial_of(args[0], args[1:], kwargs)
     if name in MARKS and tx.eager:
         return mark(MARKS[name], args)
     if name == "collections.OrderedDict":
