@@ -11,6 +11,7 @@ from pathlib import Path
 import libcst as cst
 
 from tests.golden_breaks.golden import programs
+from vtlint.analyzer import rescan
 from vtlint.analyzer.chunks import ChunkCache, parse_chunked, python_parse
 from vtlint.analyzer.entries import ModuleFacts, scan
 from vtlint.analyzer.index import parsed_module
@@ -40,8 +41,6 @@ def _cold(text: str) -> ModuleFacts:
 
 
 def test_a_rescan_through_edits_is_a_whole_scan(monkeypatch) -> None:
-    import vtlint.analyzer.rescan as rescan
-
     scanned: list[cst.CSTNode] = []
     real = rescan.visit
     monkeypatch.setattr(rescan, "visit", lambda node, visitor: (scanned.append(node), real(node, visitor)))
@@ -73,8 +72,6 @@ def test_a_rescan_through_edits_is_a_whole_scan(monkeypatch) -> None:
 
 
 def test_only_the_edited_statement_is_scanned_again(monkeypatch) -> None:
-    import vtlint.analyzer.rescan as rescan
-
     text = "import torch\n\n" + "".join(f"@torch.compile\ndef f{i}(x):\n    return x + {i}\n\n" for i in range(10))
     text += "".join(f"f{i}(torch.ones(2))\n" for i in range(10))
     cache, memo = ChunkCache(), ScanMemo()

@@ -8,11 +8,11 @@ from pathlib import Path
 from lsprotocol import types
 
 from vtlint.check import CheckResult
+from vtlint.config import Config
 from vtlint.findings import Edit, Evidence, Finding, Fix, Kind, Level, Location, Related
 from vtlint.lsp import convert
 from vtlint.lsp.project import Project
 from vtlint.lsp.settings import EditorSettings
-from vtlint.config import Config
 
 SEED = "def f(x, n):\n    return x * n  # é\n"
 

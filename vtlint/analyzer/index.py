@@ -25,7 +25,6 @@ from vtlint.analyzer.summary import (
     summarize,
     walk_statements,
 )
-from vtlint.config import DynamoSettings
 
 if TYPE_CHECKING:
     from vtlint.analyzer.entries import ModuleFacts, Mutation

@@ -504,7 +504,6 @@ def _add_share(summary: ModuleSummary, share: ModuleSummary) -> None:
     summary.star_imports += share.star_imports
 
 
-
 # Decorator factories of these packages bind names only (`@dataclass(frozen=True)`, `@torch.no_grad()`).
 _PURE_DECORATOR_ROOTS = frozenset({"torch", "functools", "dataclasses", "typing", "abc", "contextlib", "enum",
                                    "typing_extensions", "numpy", "jax"})

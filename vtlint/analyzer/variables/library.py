@@ -5,7 +5,7 @@ module, a method of a library object). Calling it asks the installed torch's tra
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
@@ -26,8 +26,8 @@ from vtlint.analyzer.variables.tensor import (
     created,
     grad_of,
     is_floating,
-    mark,
     known_sizes,
+    mark,
     size_of_tensor,
     tensor,
 )
