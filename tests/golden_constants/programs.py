@@ -4076,4 +4076,135 @@ PROGRAMS: dict[str, str] = {
         def run():
             torch.compile(Block(8))(torch.randn(2, 8))
     ''',
+    "class_decorator_sets_forward": '''
+    import functools
+
+    import torch
+    import torch.nn as nn
+
+
+    def fused_forward(self, x):
+        return torch.relu(x) * self.scale
+
+
+    def use_implementation(cls=None, *, scale=2.0, fused=True):
+        """transformers' style: the class's __init__ and forward replaced by wrappers that dispatch."""
+        def wrapper(cls):
+            original_init = cls.__init__
+            original_forward = cls.forward
+
+            @functools.wraps(original_init)
+            def __init__(self, dim, *args, **kwargs):
+                original_init(self, dim, *args, **kwargs)
+                self.scale = scale
+                self.fused = fused
+
+            @functools.wraps(original_forward)
+            def forward(self, *args, **kwargs):
+                implementation = fused_forward if self.fused else original_forward
+                return implementation(self, *args, **kwargs)
+
+            cls.__init__ = __init__
+            cls.forward = forward
+            return cls
+
+        if cls is not None:
+            return wrapper(cls)
+        return wrapper
+
+
+    @use_implementation
+    class Experts(nn.Module):
+        def __init__(self, dim):
+            super().__init__()
+            self.dim = dim
+
+        def forward(self, x):
+            return x[torch.nonzero(x > 0)]  # eager-only: the wrapper never calls it
+
+
+    @use_implementation(scale=0.5, fused=False)
+    class Shared(nn.Module):
+        def __init__(self, dim):
+            super().__init__()
+            self.dim = dim
+
+        def forward(self, x):
+            return x * self.dim
+
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.experts = Experts(8)
+            self.shared = Shared(8)
+
+        def forward(self, x):
+            return self.experts(x) + self.shared(x)
+
+
+    def run():
+        torch.compile(Block())(torch.randn(2, 8))
+''',
+    "class_decorator_fills_what_the_class_lacks": '''
+    import functools
+
+    import torch
+    import torch.nn as nn
+
+
+    def default_gate(self, x):
+        return x * self.gain
+
+
+    def gated(cls):
+        """A class decorator: forward wrapped, a gate given to the classes that have none."""
+        original_forward = cls.forward
+
+        @functools.wraps(original_forward)
+        def forward(self, x):
+            return self._gate(original_forward(self, x))
+
+        if not hasattr(cls, "_gate"):
+            cls._gate = default_gate
+        cls.forward = forward
+        return cls
+
+
+    @gated
+    class Plain(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.gain = 2.0
+
+        def forward(self, x):
+            return x + 1
+
+
+    @gated
+    class OwnGate(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.shift = 3
+
+        def _gate(self, x):
+            return x - self.shift
+
+        def forward(self, x):
+            return x * 2
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.plain = Plain()
+            self.own = OwnGate()
+
+        def forward(self, x):
+            return self.own(self.plain(x))
+
+
+    def run():
+        torch.compile(Net())(torch.randn(4))
+''',
 }

@@ -1,10 +1,11 @@
-"""Which decorators register what they decorate: the ones importing a module runs for their effect.
+"""Which decorators change what the traced code reads: the ones the walk runs, as Python's import does.
 
 `@register_activation("silu")` stores the function in a module's dict; `@MODELS.register_module()`
-stores the class in its registry object. The walk applies such decorators at import, so the
-registry holds what Python's import puts there. A decorator that only wraps, renames or documents
-(`@auto_docstring(...)`, `@functools.lru_cache()`) is not run there: it changes nothing the traced
-code reads, and some do a great deal of work for it."""
+stores the class in its registry object; `@use_experts_implementation` sets `cls.forward` and
+`cls.__init__` to wrappers of its own. The walk applies such decorators, so the registry and the
+class hold what Python puts there. A decorator that only wraps, renames or documents
+(`@auto_docstring(...)`, `@functools.lru_cache()`) is not run: it changes nothing the traced code
+reads, and some do a great deal of work for it."""
 
 from __future__ import annotations
 
@@ -22,6 +23,47 @@ def registers(fn: cst.FunctionDef, *, method: bool) -> bool:
     finder = _Stores(method)
     visit(fn, finder)
     return finder.found
+
+
+# What a decorator that documents or renames sets: nothing traced code reads.
+_METADATA = frozenset({"__doc__", "__name__", "__qualname__", "__module__", "__annotations__", "__signature__",
+                       "__wrapped__"})
+
+
+def patches(fn: cst.FunctionDef) -> bool:
+    """Whether `fn` (a class decorator or decorator factory, its nested defs included) sets an
+    attribute of an object it is handed (`cls.forward = forward`, `setattr(cls, name, value)`), other
+    than a method's own instance (`self.x = ...` in the `__init__` it defines)."""
+    finder = _Patches()
+    visit(fn, finder)
+    return finder.found
+
+
+class _Patches:
+    def __init__(self) -> None:
+        self.params: list[set[str]] = []  # each enclosing function's parameters, `self` left out
+        self.found = False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        params = [*node.params.posonly_params, *node.params.params, *node.params.kwonly_params]
+        self.params.append({p.name.value for p in params} - {"self"})
+        return not self.found
+
+    def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self.params.pop()
+
+    def visit_Assign(self, node: cst.Assign) -> bool:
+        self.found |= any(isinstance(t.target, cst.Attribute) and t.target.attr.value not in _METADATA
+                          and self._handed(t.target.value) for t in node.targets)
+        return False
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        if isinstance(node.func, cst.Name) and node.func.value == "setattr" and node.args:
+            self.found |= self._handed(node.args[0].value)
+        return not self.found
+
+    def _handed(self, target: cst.BaseExpression) -> bool:
+        return isinstance(target, cst.Name) and bool(self.params) and target.value in self.params[-1]
 
 
 class _Stores:

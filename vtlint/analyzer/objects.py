@@ -221,13 +221,13 @@ class ObjectModel:
                  kwargs: dict[str, Value]) -> None:
         """`__init__` of an object built outside the traced frame, walked in construction
         mode: its stores fill `value.attrs`; no guard, break or graph op is recorded."""
-        if init_of(self.project, summary, cls) is None and is_dataclass_like(self.project, summary, cls):
+        if init_of(self.walker, summary, cls) is None and is_dataclass_like(self.project, summary, cls):
             dataclass_fields(self.project, value, summary, cls, args, kwargs)  # the generated `__init__`
             post_init = post_init_of(self.project, summary, cls)
             if post_init is not None:
                 self._run_method(value, summary, cls, post_init, [], {})
             return
-        init = init_of(self.project, summary, cls)
+        init = init_of(self.walker, summary, cls)
         if init is not None:
             self._run_method(value, summary, cls, init, args, kwargs)
         elif is_dict_subclass(self.project, summary, cls):

@@ -521,11 +521,16 @@ def _folded(node: cst.BinaryOperation, imports: dict[str, str]) -> Value:
     return V.compute(BINOPS[type(node.operator)], *numbers)
 
 
+def pure_decorator(decorator: cst.BaseExpression, imports: dict[str, str]) -> bool:
+    """A decorator (or decorator factory's call) of a package whose decorators bind names only."""
+    target = decorator.func if isinstance(decorator, cst.Call) else decorator
+    return resolve(dotted(target) or "", imports).split(".")[0] in _PURE_DECORATOR_ROOTS
+
+
 def has_effects(stmt: cst.BaseStatement, imports: dict[str, str]) -> bool:
     """A top-level statement whose running at import changes an object (a registry filled)."""
     if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-        return any(isinstance(d.decorator, cst.Call)
-                   and resolve(dotted(d.decorator.func) or "", imports).split(".")[0] not in _PURE_DECORATOR_ROOTS
+        return any(isinstance(d.decorator, cst.Call) and not pure_decorator(d.decorator, imports)
                    for d in stmt.decorators)
     if not isinstance(stmt, cst.SimpleStatementLine):
         return False

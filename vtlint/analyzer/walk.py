@@ -15,6 +15,7 @@ from __future__ import annotations
 import operator
 import sys
 import time
+from collections import ChainMap
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +24,7 @@ import libcst as cst
 from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
 from vtlint.analyzer.builder import Guard, VariableBuilder
-from vtlint.analyzer.effects import registers
+from vtlint.analyzer.effects import patches, registers
 from vtlint.analyzer.entries import Site
 from vtlint.analyzer.index import Parsed, Project
 from vtlint.analyzer.objects import ObjectModel, children, container_kind, container_of
@@ -39,11 +40,13 @@ from vtlint.analyzer.sources import (
 from vtlint.analyzer.summary import (
     BINOPS,
     SETTER,
+    ClassSummary,
     FunctionSummary,
     ModuleSummary,
     dotted,
     has_effects,
     positional_params,
+    pure_decorator,
     resolve,
     scalar_annotation,
 )
@@ -63,6 +66,7 @@ from vtlint.analyzer.variables.user_defined import (
     MODULE_METHODS,
     UserDefinedObjectVariable,
     dict_storage,
+    qualified,
 )
 from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
@@ -228,6 +232,10 @@ class Walker:
         self.entered: set[tuple[str, str]] = set()  # (display, qualname) of every function the walk went into
         self.global_objects: dict[str, Value] = {}  # module globals holding objects ("display:name")
         self.module_envs: dict[str, dict[str, Value]] = {}  # modules whose top level the driver runs
+        # what code run eagerly stored on a class (`cls.forward = forward` in a class decorator), by class:
+        # entries of its `__dict__` that come before the class body's own
+        self.class_stores: dict[str, dict[str, Value]] = {}
+        self.decorated: set[str] = set()  # classes whose decorators the walk has applied
         self.resolving: set[str] = set()  # imported names being resolved
         # entries eager code compiles: their options, and where (display, line) the compile is
         self.discovered: dict[tuple[str, str], tuple[dict[str, Any], str, int]] = {}
@@ -561,8 +569,10 @@ class Walker:
             act.env[stmt.name.value] = self.global_value(act.parsed.summary, stmt.name.value)
             self._decorate(stmt, act)
         elif isinstance(stmt, cst.FunctionDef):
-            key = f"local:{id(stmt)}"
-            self.local_funcs[key] = (act.parsed, stmt, act.env, act.cls)
+            # each run of a `def` makes a function of its own, closing over that run's cells (a class
+            # decorator applied twice wraps each class's own `forward`)
+            key = f"local:{id(stmt)}:{id(act.env)}"
+            self.local_funcs[key] = (act.parsed, stmt, _cells(act), act.cls)
             self.local_names[key] = f"{act.qualname}.<locals>.{stmt.name.value}"
             act.env[stmt.name.value] = Value(V.FUNC, ref=key)
         elif isinstance(stmt, cst.ClassDef):
@@ -575,21 +585,57 @@ class Walker:
     def _decorate(self, stmt: cst.FunctionDef | cst.ClassDef, act: Act) -> None:
         """A module-level definition's decorators of the project, applied as Python applies them at
         import, for what they do (`@register("silu")` fills a registry). The name keeps its own
-        value: the walk applies a wrapper where the function is called."""
+        value: the walk applies a function's wrapper where the function is called."""
         if not self.eager:
             return
         value = act.env[stmt.name.value]
+        if isinstance(stmt, cst.FunctionDef):
+            self._apply_decorators(stmt, value, act)
+        elif value.kind == V.CLASS and value.ref and value.ref not in self.decorated:
+            self.decorated.add(value.ref)
+            self._apply_decorators(stmt, value, act)
+
+    def _apply_decorators(self, stmt: cst.FunctionDef | cst.ClassDef, value: Value, act: Act) -> None:
+        """Each decorator that registers what it decorates or sets attributes of it (a class's
+        `forward`), innermost first; one that only wraps, renames or documents is not run."""
         for decorator in reversed(stmt.decorators):
-            if not isinstance(decorator.decorator, cst.Call):
-                continue
-            factory = self.expr(decorator.decorator.func, act)
+            written = decorator.decorator
+            if pure_decorator(written, act.parsed.summary.imports):
+                continue  # `@dataclass`, `@torch.no_grad()`: they bind names only
+            factory = self.expr(written.func if isinstance(written, cst.Call) else written, act)
             found = self.function_node(factory) if factory.kind == V.FUNC else None
-            if found is None or not isinstance(found[1], cst.FunctionDef) \
-                    or not registers(found[1], method=factory.bound_self is not None):
-                continue  # a decorator that wraps or documents: nothing the traced code reads changes
-            made = self.expr(decorator.decorator, act)
+            if found is None or not isinstance(found[1], cst.FunctionDef) or not (
+                    registers(found[1], method=factory.bound_self is not None)
+                    or (isinstance(stmt, cst.ClassDef) and patches(found[1]))):
+                continue
+            made = self.expr(written, act) if isinstance(written, cst.Call) else factory
             if made.kind == V.FUNC:
-                self.call(made, [value], {}, act, decorator.decorator)
+                self.call(made, [value], {}, act, written)
+
+    def class_dict(self, summary: ModuleSummary, cls: ClassSummary) -> dict[str, Value]:
+        """What the class's decorators set on it (`cls.forward = forward`), applied the first time the
+        walk looks into the class, as its module's import would have: they come before the body's own."""
+        ref = qualified(summary, cls.qualname)
+        if ref not in self.decorated and cls.decorators:
+            self.decorated.add(ref)
+            parsed = self.project.parsed(summary.display)
+            node = parsed.classes.get(cls.qualname) if parsed is not None else None
+            if parsed is not None and node is not None:
+                self._decorate_eagerly(parsed, node, Value(V.CLASS, ref=ref))
+        return self.class_stores.get(ref) or {}
+
+    def _decorate_eagerly(self, parsed: Parsed, node: cst.ClassDef, value: Value) -> None:
+        act = Act(parsed, MODULE_FRAME, dict(self.module_envs.get(parsed.summary.display, {})))
+        self.eager += 1
+        graph_ops, uncertain = self.frame.graph_ops, self.uncertain
+        self.uncertain = 0
+        try:
+            self._apply_decorators(node, value, act)
+        except WalkAborted[:-1]:  # what ran before the walk stopped is the class as far as it got
+            pass
+        finally:
+            self.eager -= 1
+            self.frame.graph_ops, self.uncertain = graph_ops, uncertain
 
     def import_module(self, summary: ModuleSummary) -> dict[str, Value] | None:
         """Importing a project module runs its top level once (what its decorators and calls do to its
@@ -876,6 +922,8 @@ class Walker:
             setter = self._property_setter(owner, target.attr.value)
             if setter is not None:
                 self.call_user(setter, [value], {}, act, target)  # type: ignore[arg-type]
+            elif owner.kind == V.CLASS and owner.ref and self.eager:
+                self._store_on_class(owner.ref, target.attr.value, value, act)
             elif owner.kind in (V.OBJECT, V.NN_MODULE):
                 # a store mid-trace: later reads in this frame see the new value, without a Source
                 # (Dynamo tracks the mutation as a side effect; nothing is guarded on it)
@@ -891,6 +939,16 @@ class Walker:
                     self.stored.add((id(owner.attrs), target.attr.value))
         elif isinstance(target, cst.Subscript):
             self.store_item(self.expr(target.value, act), target, value, act)
+
+    def _store_on_class(self, ref: str, name: str, value: Value, act: Act) -> None:
+        """`cls.forward = forward` while code runs eagerly (a class decorator). On a path the walk only
+        guesses runs (`if not hasattr(cls, "_apply_gate"): cls._apply_gate = ...`) it holds only where
+        the class in sight defines no such attribute."""
+        found = self.project.klass(ref)
+        if self.uncertain > act.uncertain_base and (found is None or any(
+                name in klass.methods or name in klass.class_attrs for _, klass in self.project.mro(*found))):
+            return
+        self.class_stores.setdefault(ref, {})[name] = value.with_(source=None)
 
     def _property_setter(self, owner: Value, name: str) -> Value | None:
         """`config._attn_implementation = value` where the class defines that property's setter: Python
@@ -1288,7 +1346,7 @@ class Walker:
 
     def e_Lambda(self, node: cst.Lambda, act: Act) -> Value:
         key = f"local:{id(node)}"
-        self.local_funcs[key] = (act.parsed, node, act.env, act.cls)
+        self.local_funcs[key] = (act.parsed, node, _cells(act), act.cls)
         return Value(V.FUNC, ref=key)
 
     def e_Call(self, node: cst.Call, act: Act) -> Value:
@@ -2121,6 +2179,12 @@ def _result_type(left: str | None, right: str | None) -> str | None:
     if left == right:
         return left
     return None
+
+
+def _cells(act: Act) -> dict[str, Value]:
+    """What a function defined in `act` closes over: the frame's locals, and the cells the frame itself
+    closes over (a def nested two deep reads both), live as Python's cells are."""
+    return act.env if not act.closure else ChainMap(act.env, act.closure)  # type: ignore[return-value]
 
 
 def _first_reach(tx: Walker, value: Value, source: Source) -> Value:

@@ -51,9 +51,12 @@ def method_kind(summary: ModuleSummary, cls: ClassSummary, name: str) -> str | N
     return None
 
 
-def init_of(project: Project, summary: ModuleSummary, cls: ClassSummary) -> str | None:
-    """The `__init__` Python runs for `cls()`: the first along the MRO."""
-    for mod, klass in project.mro(summary, cls):
+def init_of(tx: Walker, summary: ModuleSummary, cls: ClassSummary) -> str | None:
+    """The `__init__` Python runs for `cls()`: the first along the MRO (one a class decorator set first)."""
+    for mod, klass in tx.project.mro(summary, cls):
+        stored = tx.class_dict(mod, klass).get("__init__")
+        if stored is not None and stored.kind == V.FUNC:
+            return stored.ref
         if "__init__" in klass.methods:
             return qualified(mod, f"{klass.qualname}.__init__")
     return None
@@ -148,6 +151,9 @@ class UserDefinedClassVariable(Value):
         if any(b.startswith("enum.") or b in ("Enum", "IntEnum") for b in external):
             return Value(V.ENUM, value=f"{cls.qualname}.{name}", ref=self.ref, source=attr_source(self.source, name))
         for mod, klass in tx.project.mro(summary, cls):
+            stored = tx.class_dict(mod, klass).get(name)
+            if stored is not None:
+                return stored
             if name in klass.methods:
                 method = Value(V.FUNC, ref=qualified(mod, f"{klass.qualname}.{name}"))
                 return method.with_(bound_self=self) if method_kind(mod, klass, name) == "classmethod" else method
@@ -167,13 +173,13 @@ class UserDefinedClassVariable(Value):
         summary, cls = found
         value = Value(V.OBJECT, ref=qualified(summary, cls.qualname),
                       attrs=tx.objects.instance_attrs(summary, cls, constructs=False), cls_source=self.source)
-        if init_of(tx.project, summary, cls) is None and is_dataclass_like(tx.project, summary, cls):
+        if init_of(tx, summary, cls) is None and is_dataclass_like(tx.project, summary, cls):
             dataclass_fields(tx.project, value, summary, cls, args, kwargs)  # the generated `__init__`
             post_init = post_init_of(tx.project, summary, cls)
             if post_init is not None:
                 tx.call_user(Value(V.FUNC, ref=post_init, bound_self=value), [], {}, act, node)
             return value
-        init = init_of(tx.project, summary, cls)
+        init = init_of(tx, summary, cls)
         if init is not None:
             tx.call_user(Value(V.FUNC, ref=init, bound_self=value), args, kwargs, act, node)
         elif is_dict_subclass(tx.project, summary, cls):
@@ -324,6 +330,10 @@ class UserDefinedObjectVariable(Value):
                 source = tx.object_sources.setdefault(id(value.attrs), source)  # is `L['self'].config.k`)
             return value.with_(source=source, owner=self.ref)
         for index, (mod, klass) in enumerate(tx.project.mro(summary, cls)):
+            stored = tx.class_dict(mod, klass).get(name)
+            if stored is not None:  # a function a class decorator set: a method of the instances
+                return stored.with_(bound_self=self, source=attr_source(self.source, name)) \
+                    if stored.kind == V.FUNC else stored
             if name in klass.methods:
                 method = Value(V.FUNC, ref=qualified(mod, f"{klass.qualname}.{name}"))
                 kind = method_kind(mod, klass, name)
