@@ -4207,4 +4207,90 @@ PROGRAMS: dict[str, str] = {
     def run():
         torch.compile(Net())(torch.randn(4))
 ''',
+    "deep_helper_chain": '''
+    import torch
+
+    SCALE = 3
+
+
+    def h17(x):
+        return x * SCALE  # read 18 calls deep: Dynamo inlines the whole chain
+
+
+    def h16(x):
+        return h17(x) + 1
+
+
+    def h15(x):
+        return h16(x) + 1
+
+
+    def h14(x):
+        return h15(x) + 1
+
+
+    def h13(x):
+        return h14(x) + 1
+
+
+    def h12(x):
+        return h13(x) + 1
+
+
+    def h11(x):
+        return h12(x) + 1
+
+
+    def h10(x):
+        return h11(x) + 1
+
+
+    def h9(x):
+        return h10(x) + 1
+
+
+    def h8(x):
+        return h9(x) + 1
+
+
+    def h7(x):
+        return h8(x) + 1
+
+
+    def h6(x):
+        return h7(x) + 1
+
+
+    def h5(x):
+        return h6(x) + 1
+
+
+    def h4(x):
+        return h5(x) + 1
+
+
+    def h3(x):
+        return h4(x) + 1
+
+
+    def h2(x):
+        return h3(x) + 1
+
+
+    def h1(x):
+        return h2(x) + 1
+
+
+    def h0(x):
+        return h1(x) + 1
+
+
+    @torch.compile
+    def f(x):
+        return h0(x)
+
+
+    def run():
+        f(torch.ones(2))
+''',
 }

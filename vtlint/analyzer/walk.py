@@ -71,8 +71,8 @@ from vtlint.analyzer.variables.user_defined import (
 from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
 from vtlint.trace import Action, Event
-
-MAX_DEPTH = 12  # inlining depth
+MAX_DEPTH = 20  # inlining depth: Dynamo stops only at Python's recursion limit; transformers' MoE path nests past 12
+MAX_DEPTH = 20  # inlining depth: Dynamo has none short of Python's recursion limit; transformers reaches 16
 MAX_ACTIVE = 28  # calls active at once, constructions included
 MODULE_FRAME = "<module>"  # the qualname of a script's top level, walked eagerly by the driver
 MAX_UNROLL = 64  # loop iterations walked one by one
