@@ -4293,4 +4293,73 @@ PROGRAMS: dict[str, str] = {
     def run():
         f(torch.ones(2))
 ''',
+    "super_forward_of_a_torch_nn_base": '''
+    import torch
+    import torch.nn as nn
+
+
+    class ScaledEmbedding(nn.Embedding):
+        """transformers' BartScaledWordEmbedding: nn.Embedding's forward, then a scale."""
+
+        def __init__(self, num, dim, padding_idx, scale=1.0):
+            super().__init__(num, dim, padding_idx)
+            self.scale = scale
+
+        def forward(self, ids):
+            return super().forward(ids) * self.scale
+
+
+    class Clamped(nn.LayerNorm):
+        def forward(self, x):
+            return nn.LayerNorm.forward(self, x).clamp(-1, 1)
+
+
+    class StdConv(nn.Conv2d):
+        """timm's StdConv2d: the weight standardized, then nn.Conv2d's own _conv_forward."""
+
+        def forward(self, x):
+            weight = self.weight - self.weight.mean(dim=(1, 2, 3), keepdim=True)
+            return self._conv_forward(x, weight, self.bias)
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.embed = ScaledEmbedding(10, 8, padding_idx=0, scale=2.0)
+            self.norm = Clamped(8)
+            self.conv = StdConv(1, 2, 3, padding=1)
+
+        def forward(self, ids):
+            h = self.norm(self.embed(ids))
+            return self.conv(h.unsqueeze(1))
+
+
+    def run():
+        torch.compile(Net())(torch.tensor([[1, 2, 3]]))
+''',
+    "conv_layer_tuples": '''
+    import torch
+    import torch.nn as nn
+
+
+    class Encoder(nn.Module):
+        """A small CNN: Conv2d, Conv1d and ConvTranspose2d keep stride/padding/dilation as tuples
+        (torch.nn's `_pair(3)`), which Dynamo guards whole: `L['self'].down.stride == (2, 2)`."""
+
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Conv2d(3, 8, 3, padding=1)
+            self.down = nn.Conv2d(8, 8, (3, 5), stride=2, padding=(1, 2))
+            self.up = nn.ConvTranspose2d(8, 4, 2, stride=2)
+            self.pool = nn.MaxPool2d(2)
+            self.temporal = nn.Conv1d(4, 4, 3, dilation=2)
+
+        def forward(self, x):
+            x = self.pool(self.up(self.down(self.stem(x))))
+            return self.temporal(x.flatten(2))
+
+
+    def run():
+        torch.compile(Encoder())(torch.randn(1, 3, 16, 16))
+''',
 }

@@ -21,6 +21,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.sources import ModuleChildSource, Source
 from vtlint.analyzer.summary import ClassSummary, ModuleSummary
 from vtlint.analyzer.values import Value
+from vtlint.analyzer.variables.library import is_torch_nn_class
 from vtlint.analyzer.variables.user_defined import (
     dataclass_fields,
     fill_dict_storage,
@@ -65,6 +66,24 @@ class ObjectModel:
             if found is not None:
                 summary, cls = found
                 return (f"{summary.module}.{cls.qualname}" if summary.module else cls.qualname), summary, cls
+        return None
+
+    def method_of(self, ref: str, name: str) -> str | None:
+        """The function `name` of class `ref` (torch.nn's re-exports resolved), along its MRO."""
+        found = self.resolve_class(ref)
+        for mod, klass in self.project.mro(found[1], found[2]) if found is not None else ():
+            if name in klass.methods:
+                return f"{mod.module}.{klass.qualname}.{name}" if mod.module else f"{klass.qualname}.{name}"
+        return None
+
+    def builtin_method(self, summary: ModuleSummary, cls: ClassSummary, name: str) -> str | None:
+        """The function `name` a torch.nn base of a project class defines (`nn.LayerNorm.forward` for a
+        subclass that does not override it, `nn.Embedding.__init__` for `super().__init__(...)`); not of
+        torch.nn's containers, which the object model builds and calls natively."""
+        for base in self.project.external_bases(summary, cls):
+            found = self.method_of(base, name) if is_torch_nn_class(base) and not container_kind(base) else None
+            if found is not None:
+                return found
         return None
 
     def is_subclass(self, ref: str, base: str) -> bool | None:

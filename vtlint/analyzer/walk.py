@@ -1120,6 +1120,9 @@ class Walker:
             if name in klass.methods:
                 ref = f"{mod.module}.{klass.qualname}.{name}" if mod.module else f"{klass.qualname}.{name}"
                 return Value(V.FUNC, ref=ref, bound_self=receiver)
+        ref = self.objects.builtin_method(*found, name)  # `super().forward(ids)` in a subclass of nn.Embedding
+        if ref is not None:
+            return Value(V.FUNC, ref=ref, bound_self=receiver)
         kind = container_of(self.project, receiver) if name == "__init__" else None
         if kind is not None:  # `super().__init__(conv, norm, act)` of a Sequential subclass: modelled natively
             return Value(V.LIB, ref=f"torch.nn.{kind}.__init__", bound_self=receiver)
@@ -1587,6 +1590,24 @@ class Walker:
                 source = self.module_sources.setdefault(name, source)
         return Value(V.LIB, ref=name, source=source)
 
+    def _closure_made(self, ref: str, lit: Value, summary: ModuleSummary, act: Act | None) -> Value | None:
+        """`_pair = _ntuple(2, "_pair")` at module level: a factory whose body returns a function it
+        defines is run, as the import ran it, so the global is that closure (over `n = 2`)."""
+        found = self.function_node(Value(V.FUNC, ref=ref))
+        if found is None or not isinstance(found[1], cst.FunctionDef) or not _returns_own_def(found[1]):
+            return None
+        parsed, fn = found[0], found[1]
+        args = [self.materialize(a, summary, None, act) for a in lit.items or ()]
+        kwargs = {k: self.materialize(a, summary, None, act) for k, a in lit.attrs.items()}
+        self.eager += 1
+        try:
+            made = self.call(Value(V.FUNC, ref=ref), args, kwargs, Act(parsed, MODULE_FRAME, {}), fn)  # type: ignore[arg-type]
+        except WalkAborted[:-1]:
+            return None
+        finally:
+            self.eager -= 1
+        return made if made.kind == V.FUNC else None
+
     def materialize(self, lit: Value, summary: ModuleSummary, source: Source | None, act: Act | None) -> Value:
         """A literal from a summary (module/class level) as the value Dynamo sees at runtime."""
         if lit.kind == V.CONST:
@@ -1611,6 +1632,9 @@ class Walker:
                 bound = [self.materialize(a, summary, None, act) for a in lit.items]
                 return partial_of(bound[0], bound[1:], {k: self.materialize(a, summary, None, act)
                                                        for k, a in lit.attrs.items()}).with_(source=source)
+            made = self._closure_made(ref, lit, summary, act) if lit.items is not None else None
+            if made is not None:
+                return made
             if lit.items is None or not (self.project.klass(ref) or is_torch_nn_class(ref)):
                 function = self.project.function(ref)
                 if function is not None and function[1].returns is not None:
@@ -2179,6 +2203,17 @@ def _result_type(left: str | None, right: str | None) -> str | None:
     if left == right:
         return left
     return None
+
+
+def _returns_own_def(fn: cst.FunctionDef) -> bool:
+    """A closure factory: its body ends with `return name`, `name` a function it defines."""
+    body = fn.body.body if isinstance(fn.body, cst.IndentedBlock) else ()
+    defined = {s.name.value for s in body if isinstance(s, cst.FunctionDef)}
+    last = body[-1] if body else None
+    if not isinstance(last, cst.SimpleStatementLine) or not isinstance(last.body[0], cst.Return):
+        return False
+    value = last.body[0].value
+    return isinstance(value, cst.Name) and value.value in defined
 
 
 def _cells(act: Act) -> dict[str, Value]:

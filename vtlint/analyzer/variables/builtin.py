@@ -133,7 +133,8 @@ _ABSTRACT_TYPES: dict[str, type] = {
 def _python_type(wanted: Value) -> type | None:
     if wanted.kind == V.BUILTIN:
         return _BUILTIN_TYPES.get(wanted.ref or "")
-    return _ABSTRACT_TYPES.get(wanted.ref or "") if wanted.kind == V.LIB else None
+    # an ABC is a library name, or a class the walk read from the standard library's source
+    return _ABSTRACT_TYPES.get(wanted.ref or "") if wanted.kind in (V.LIB, V.CLASS) else None
 
 
 def _builtin_isinstance(value: Value, wanted: list[Value]) -> bool | None:

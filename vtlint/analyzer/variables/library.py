@@ -133,6 +133,9 @@ class LibraryVariable(Value):
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
         if f"{self.ref}.{name}" in PARSERS:  # yaml.safe_load: modelled, not read from the package
             return Value(V.LIB, ref=f"{self.ref}.{name}")
+        method = tx.objects.method_of(self.ref, name) if self.ref and is_torch_nn_class(self.ref) else None
+        if method is not None:  # `nn.LayerNorm.forward(self, x)`: the function torch.nn's class defines
+            return Value(V.FUNC, ref=method)
         if self.ref and tx.project.split(self.ref):  # a package read from disk: its own value
             return tx.dotted_value(f"{self.ref}.{name}", None)
         if self.ref == "math" and name in MATH_CONSTANTS:  # `math.pi`: a float, guarded where used
@@ -217,6 +220,10 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return mark(MARKS[name], args)
     if name == "collections.OrderedDict":
         return dict_of(args, kwargs)
+    if name == "itertools.repeat" and len(args) == 2 and args[1].known and isinstance(args[1].value, int) \
+            and 0 <= args[1].value <= MAX_REPEAT:
+        # `tuple(repeat(x, n))` (torch.nn's `_pair(3)`: Conv2d's stride, padding, dilation): n copies of x
+        return Value(V.LIST, items=[args[0]] * args[1].value)
     if not tx.eager and name == "inspect.signature" and args and args[0].kind == V.FUNC:
         return _signature(tx, func, args[0], act, node)
     if not tx.eager and name == "copy.deepcopy" and args and args[0].kind == V.OBJECT and args[0].source is not None \
@@ -435,6 +442,9 @@ def instance_of(name: str, receiver: Value | None) -> Value:
     if instance:
         return Value(V.UNKNOWN, ref=name, pytype=instance, confidence="low")
     return Value(V.UNKNOWN, ref=name, confidence="low") if name.startswith("numpy.") else V.unknown()
+
+
+MAX_REPEAT = 64  # `itertools.repeat(x, n)` unrolled up to n items
 
 
 def is_torch_nn_class(ref: str) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from vtlint.analyzer import values as V
+from vtlint.analyzer.builder import VariableBuilder
 from vtlint.analyzer.sources import item_source
 from vtlint.analyzer.values import Value
 
@@ -22,18 +23,26 @@ class BaseListVariable(Value):
         return bool(self.items) if self.items is not None else None
 
     def element(self, index: int, item: Value) -> Value:
-        """The item at `index`, read through the container: `L['xs'][1]`."""
-        source = item_source(self.source, index)
+        """The item at `index`, read through the container: `L['xs'][1]`; a module's tuple of literals
+        (`Conv2d.stride`) is one constant, its items constants of its own with no Source."""
+        source = None if VariableBuilder.is_constant_tuple(self) else item_source(self.source, index)
         return item.with_(source=source) if source and item.source is None else item
 
     def unpack_var_sequence(self, tx: Walker, act: Act, node: cst.CSTNode) -> list[Value] | None:
         tx.length_check(self, act, node)
+        self._realize_whole(tx, act, node)
         if self.items is None:
             return None
         return [self.element(i, item) for i, item in enumerate(self.items)]
 
+    def _realize_whole(self, tx: Walker, act: Act, node: cst.CSTNode) -> None:
+        """Reading into a module's tuple of literals realizes it, guarded whole (`== (1, 1)`)."""
+        if VariableBuilder.is_constant_tuple(self):
+            tx.use(self, act, node)
+
     def getitem(self, tx: Walker, index: Value, act: Act, node: cst.CSTNode) -> Value:
         tx.length_check(self, act, node)
+        self._realize_whole(tx, act, node)
         tx.use(index, act, node)
         if index.kind == V.CONST and isinstance(index.value, int) and self.items is not None \
                 and -len(self.items) <= index.value < len(self.items):

@@ -59,7 +59,7 @@ def init_of(tx: Walker, summary: ModuleSummary, cls: ClassSummary) -> str | None
             return stored.ref
         if "__init__" in klass.methods:
             return qualified(mod, f"{klass.qualname}.__init__")
-    return None
+    return tx.objects.builtin_method(summary, cls, "__init__")
 
 
 def is_namedtuple(cls: ClassSummary) -> bool:
@@ -364,6 +364,9 @@ class UserDefinedObjectVariable(Value):
                                                              TypeAttrSource(self.source, name, index))
                     value = value.with_(source=first)
                 return value
+        builtin = tx.objects.builtin_method(summary, cls, name) if is_module else None
+        if builtin is not None:  # `self._conv_forward(...)` in a subclass of nn.Conv2d: torch.nn's own method
+            return Value(V.FUNC, ref=builtin, bound_self=self, source=attr_source(self.source, name))
         if is_module and (name in MODULE_METHODS or name in TRACED_MODULE_METHODS
                           or (tx.eager and name in EAGER_MODULE_METHODS)):
             return Value(V.LIB, ref=f"torch.nn.Module.{name}", bound_self=self)
