@@ -197,10 +197,14 @@ def unknown(confidence: str = "low") -> Value:
 def snapshot(value: Value, depth: int = 6, memo: dict[int, dict[str, Value]] | None = None) -> Value:
     """A copy that later mutations of the object (`model.noise_std = 0.3`, `state['step'] += 1`)
     do not reach: what a compiled call saw when it was made. One object reached twice (a module
-    under two names) stays one object in the copy."""
-    if depth <= 0:
-        return value
+    under two names) stays one object in the copy, past the depth copied too (a config every layer
+    holds, reached first through the model and again six modules down)."""
     memo = {} if memo is None else memo
+    if depth <= 0:
+        if not value.attrs:
+            return value
+        seen = memo.setdefault(id(value.attrs), value.attrs)  # not copied: reached again, it stays this one
+        return value if seen is value.attrs else replace(value, attrs=seen)
     items = [snapshot(i, depth - 1, memo) for i in value.items] if value.items is not None else None
     attrs: dict[str, Value] = {}
     if value.attrs:
