@@ -16,6 +16,8 @@ import operator
 import sys
 import time
 from collections import ChainMap
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -71,8 +73,8 @@ from vtlint.analyzer.variables.user_defined import (
 from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
 from vtlint.trace import Action, Event
+
 MAX_DEPTH = 20  # inlining depth: Dynamo stops only at Python's recursion limit; transformers' MoE path nests past 12
-MAX_DEPTH = 20  # inlining depth: Dynamo has none short of Python's recursion limit; transformers reaches 16
 MAX_ACTIVE = 28  # calls active at once, constructions included
 MODULE_FRAME = "<module>"  # the qualname of a script's top level, walked eagerly by the driver
 MAX_UNROLL = 64  # loop iterations walked one by one
@@ -626,13 +628,21 @@ class Walker:
 
     def _decorate_eagerly(self, parsed: Parsed, node: cst.ClassDef, value: Value) -> None:
         act = Act(parsed, MODULE_FRAME, dict(self.module_envs.get(parsed.summary.display, {})))
+        with self._outside_trace():
+            try:
+                self._apply_decorators(node, value, act)
+            except WalkAborted[:-1]:  # what ran before the walk stopped is the class as far as it got
+                pass
+
+    @contextmanager
+    def _outside_trace(self) -> Iterator[None]:
+        """Python running before any trace (an import, a class decorator, a module-level factory): no
+        guard, graph op or guessed path of the frame counts what it does."""
         self.eager += 1
         graph_ops, uncertain = self.frame.graph_ops, self.uncertain
         self.uncertain = 0
         try:
-            self._apply_decorators(node, value, act)
-        except WalkAborted[:-1]:  # what ran before the walk stopped is the class as far as it got
-            pass
+            yield
         finally:
             self.eager -= 1
             self.frame.graph_ops, self.uncertain = graph_ops, uncertain
@@ -645,17 +655,12 @@ class Walker:
             return None
         act = Act(parsed, MODULE_FRAME, {"__name__": V.const(summary.module)})
         self.module_envs[summary.display] = act.env
-        self.eager += 1
-        graph_ops, uncertain = self.frame.graph_ops, self.uncertain
-        self.uncertain = 0
-        try:
-            # the statements that change objects; the others only bind names the summary knows
-            self.block([s for s in parsed.module.body if has_effects(s, summary.imports)], act)
-        except WalkAborted[:-1]:  # what ran before the walk stopped is the module as far as it got
-            pass
-        finally:
-            self.eager -= 1
-            self.frame.graph_ops, self.uncertain = graph_ops, uncertain
+        with self._outside_trace():
+            try:
+                # the statements that change objects; the others only bind names the summary knows
+                self.block([s for s in parsed.module.body if has_effects(s, summary.imports)], act)
+            except WalkAborted[:-1]:  # what ran before the walk stopped is the module as far as it got
+                pass
         return act.env
 
     def if_stmt(self, stmt: cst.If, act: Act) -> None:
@@ -1120,9 +1125,9 @@ class Walker:
             if name in klass.methods:
                 ref = f"{mod.module}.{klass.qualname}.{name}" if mod.module else f"{klass.qualname}.{name}"
                 return Value(V.FUNC, ref=ref, bound_self=receiver)
-        ref = self.objects.builtin_method(*found, name)  # `super().forward(ids)` in a subclass of nn.Embedding
-        if ref is not None:
-            return Value(V.FUNC, ref=ref, bound_self=receiver)
+        builtin = self.objects.builtin_method(*found, name)  # `super().forward(ids)` in a subclass of nn.Embedding
+        if builtin is not None:
+            return Value(V.FUNC, ref=builtin, bound_self=receiver)
         kind = container_of(self.project, receiver) if name == "__init__" else None
         if kind is not None:  # `super().__init__(conv, norm, act)` of a Sequential subclass: modelled natively
             return Value(V.LIB, ref=f"torch.nn.{kind}.__init__", bound_self=receiver)
@@ -1599,13 +1604,12 @@ class Walker:
         parsed, fn = found[0], found[1]
         args = [self.materialize(a, summary, None, act) for a in lit.items or ()]
         kwargs = {k: self.materialize(a, summary, None, act) for k, a in lit.attrs.items()}
-        self.eager += 1
-        try:
-            made = self.call(Value(V.FUNC, ref=ref), args, kwargs, Act(parsed, MODULE_FRAME, {}), fn)  # type: ignore[arg-type]
-        except WalkAborted[:-1]:
-            return None
-        finally:
-            self.eager -= 1
+        with self._outside_trace():
+            try:
+                made = self.call(Value(V.FUNC, ref=ref), args, kwargs, Act(parsed, MODULE_FRAME, {}),
+                                 fn)  # type: ignore[arg-type]
+            except WalkAborted[:-1]:
+                return None
         return made if made.kind == V.FUNC else None
 
     def materialize(self, lit: Value, summary: ModuleSummary, source: Source | None, act: Act | None) -> Value:
