@@ -24,6 +24,7 @@ import libcst as cst
 from vtlint.analyzer import values as V
 from vtlint.analyzer.entries import Site
 from vtlint.analyzer.index import Project
+from vtlint.analyzer.summary import named_params
 from vtlint.analyzer.walk import MODULE_FRAME, Act, TooComplex, WalkAborted, Walker
 from vtlint.config import DynamoSettings
 
@@ -109,8 +110,7 @@ def _uncalled_runners(body: Sequence[cst.CSTNode], walker: Walker, display: str)
     for stmt in body:
         if not isinstance(stmt, cst.FunctionDef) or (display, stmt.name.value) in walker.entered:
             continue
-        params = stmt.params
-        required = [p for p in (*params.posonly_params, *params.params, *params.kwonly_params) if p.default is None]
+        required = [p for p in named_params(stmt) if p.default is None]
         if not required and (display, stmt.name.value) not in walker.compiled:
             out.append(stmt)
     return out if len(out) <= MAX_RUNNERS else []

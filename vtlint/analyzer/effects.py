@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from vtlint.analyzer.summary import named_params
 from vtlint.analyzer.traverse import visit
 
 # Methods that put something into a container.
@@ -45,8 +46,7 @@ class _Patches:
         self.found = False
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        params = [*node.params.posonly_params, *node.params.params, *node.params.kwonly_params]
-        self.params.append({p.name.value for p in params} - {"self"})
+        self.params.append({p.name.value for p in named_params(node)} - {"self"})
         return not self.found
 
     def leave_FunctionDef(self, node: cst.FunctionDef) -> None:
@@ -74,7 +74,7 @@ class _Stores:
         self.found = False
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        params = [*node.params.posonly_params, *node.params.params, *node.params.kwonly_params]
+        params = named_params(node)
         bound = {p.name.value for p in params}
         for star in (node.params.star_arg, node.params.star_kwarg):
             if isinstance(star, cst.Param):

@@ -18,7 +18,7 @@ import libcst as cst
 
 from vtlint.analyzer import values as V
 from vtlint.analyzer.index import Parsed
-from vtlint.analyzer.summary import dotted, literal, resolve
+from vtlint.analyzer.summary import dotted, literal, named_params, resolve
 from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
 from vtlint.findings import Location
@@ -144,7 +144,7 @@ class _Scanner:
     def _locals(self, fn: cst.FunctionDef) -> frozenset[str]:
         if fn not in self.local_names:
             params = fn.params
-            names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+            names = {p.name.value for p in named_params(fn)}
             for star in (params.star_arg, params.star_kwarg):
                 if isinstance(star, cst.Param):
                     names.add(star.name.value)

@@ -29,6 +29,7 @@ from vtlint.analyzer.variables.user_defined import (
     is_dataclass_like,
     is_dict_subclass,
     post_init_of,
+    qualified,
 )
 
 if TYPE_CHECKING:
@@ -65,7 +66,7 @@ class ObjectModel:
             found = self.project.klass(candidate)
             if found is not None:
                 summary, cls = found
-                return (f"{summary.module}.{cls.qualname}" if summary.module else cls.qualname), summary, cls
+                return qualified(summary, cls.qualname), summary, cls
         return None
 
     def method_of(self, ref: str, name: str) -> str | None:
@@ -73,7 +74,7 @@ class ObjectModel:
         found = self.resolve_class(ref)
         for mod, klass in self.project.mro(found[1], found[2]) if found is not None else ():
             if name in klass.methods:
-                return f"{mod.module}.{klass.qualname}.{name}" if mod.module else f"{klass.qualname}.{name}"
+                return qualified(mod, f"{klass.qualname}.{name}")
         return None
 
     def builtin_method(self, summary: ModuleSummary, cls: ClassSummary, name: str) -> str | None:
@@ -110,10 +111,10 @@ class ObjectModel:
         found = self.resolve_class(ref)
         if found is None:
             return self.construct(ref, source)
-        qualified, summary, cls = found
+        defining, summary, cls = found
         is_module = self.project.is_nn_module(summary, cls)
         walked = self.depth < MAX_CONSTRUCTION_DEPTH
-        value = Value(V.NN_MODULE if is_module else V.OBJECT, source=source, ref=qualified,
+        value = Value(V.NN_MODULE if is_module else V.OBJECT, source=source, ref=defining,
                       attrs=self.instance_attrs(summary, cls, constructs=not walked))
         if is_module:
             value.attrs.setdefault("training", V.const(True))  # nn.Module.__init__
@@ -137,14 +138,14 @@ class ObjectModel:
         found = self.resolve_class(ref)
         if found is None or self.project.is_nn_module(found[1], found[2]):
             return V.unknown()
-        qualified, summary, cls = found
+        defining, summary, cls = found
         attrs: dict[str, Value] = {}
         for _, klass in reversed(self.project.mro(summary, cls)):
             for name in klass.fields:
                 attrs[name] = _unseen_field(klass.field_types.get(name), klass.class_attrs.get(name))
         if not attrs:
             return V.unknown()
-        value = Value(V.OBJECT, ref=qualified, attrs=attrs)
+        value = Value(V.OBJECT, ref=defining, attrs=attrs)
         post_init = post_init_of(self.project, summary, cls)
         if post_init is not None and self.depth < MAX_CONSTRUCTION_DEPTH:
             self.depth += 1

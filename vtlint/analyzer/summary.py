@@ -211,6 +211,11 @@ def positional_params(fn: cst.FunctionDef | cst.Lambda) -> list[cst.Param]:
     return [*fn.params.posonly_params, *fn.params.params]
 
 
+def named_params(fn: cst.FunctionDef | cst.Lambda) -> list[cst.Param]:
+    """The parameters a call can fill by name: the positional ones, then the keyword-only ones."""
+    return [*positional_params(fn), *fn.params.kwonly_params]
+
+
 def _field_default(node: cst.BaseExpression, imports: dict[str, str]) -> Value:
     """A class-level annotated default; for a dataclass `field(default=...)` or
     `field(default_factory=...)`, the value each instance starts with."""

@@ -47,6 +47,7 @@ from vtlint.analyzer.summary import (
     ModuleSummary,
     dotted,
     has_effects,
+    named_params,
     positional_params,
     pure_decorator,
     resolve,
@@ -1984,7 +1985,7 @@ class Walker:
         `ObjectModel.unseen_instance`), while its methods and its `__getattribute__` are known. One
         annotated `int`, `float`, `bool` or `str` is a Python scalar of unknown value (`num_tokens: int`
         given `x.shape[0]`), not possibly a tensor."""
-        for param in [*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params]:
+        for param in named_params(fn):
             value = env.get(param.name.value)
             if value is None or value.kind != V.UNKNOWN or value.ref or param.annotation is None:
                 continue
