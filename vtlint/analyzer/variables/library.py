@@ -318,10 +318,11 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         tx.use(value, act, node)
         if value.kind in (V.LIST, V.TUPLE):
             tx.length_check(value, act, node)
-            if not tx.builder.is_constant_tuple(value):  # a module's tuple is one value, guarded whole
-                known = value.attrs.get(V.PARTS)  # of a sequence whose length is not known
-                for element in value.unpack_var_sequence(tx, act, node) or (known.items if known else None) or []:
-                    tx.use(element, act, node)  # an op's int-list argument is a constant: each item guarded
+            known = value.attrs.get(V.PARTS)  # of a sequence whose length is not known
+            # an op's int-list argument is a constant: each item guarded (a module's tuple of literals
+            # is one value, realized whole, its items without a Source)
+            for element in value.unpack_var_sequence(tx, act, node) or (known.items if known else None) or []:
+                tx.use(element, act, node)
     if in_graph and name.endswith(SIZE_READS):
         return size_of_tensor()  # static shapes: a constant of the TENSOR_MATCH, no graph node
     if in_graph:

@@ -25,7 +25,9 @@ class BaseListVariable(Value):
     def element(self, index: int, item: Value) -> Value:
         """The item at `index`, read through the container: `L['xs'][1]`; a module's tuple of literals
         (`Conv2d.stride`) is one constant, its items constants of its own with no Source."""
-        source = None if VariableBuilder.is_constant_tuple(self) else item_source(self.source, index)
+        if VariableBuilder.is_constant_tuple(self):
+            return item.with_(source=None) if item.source is not None else item
+        source = item_source(self.source, index)
         return item.with_(source=source) if source and item.source is None else item
 
     def unpack_var_sequence(self, tx: Walker, act: Act, node: cst.CSTNode) -> list[Value] | None:
