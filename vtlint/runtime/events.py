@@ -49,6 +49,9 @@ _MODULE_API_DEFAULTS = re.compile(
     r"register_buffer|register_parameter|register_module|add_module)\.__(?:kw)?defaults__\b")
 _IMPORTED = "G['__import_"  # a global of another module, read through Dynamo's alias of that module
 _INSTALLED = {"site-packages", "dist-packages"}  # a virtualenv inside the project is not project code
+# torch's own frames (Dynamo, torch.nn's built-ins) are never entries: a built-in's attributes are
+# credited at the line that calls it, as the inline hook reports its calls
+_NEVER_ENTRIES = {"torch"}
 
 
 # --- Source spellings ------------------------------------------------------
@@ -216,11 +219,15 @@ class ProjectFiles:
     """Absolute file names of the trace -> display paths under the project root,
     and code objects -> qualified names (by parsing, never importing)."""
 
-    def __init__(self, root: Path, known: Iterable[str] = (), outside: Iterable[Path] = ()) -> None:
+    def __init__(self, root: Path, known: Iterable[str] = (), outside: Iterable[Path] = (),
+                 library_frames: bool = False) -> None:
         self.root = root.resolve()
         # paths checked explicitly although outside the root (an installed package's file):
         # project code too, named as the static pass names them (relative to the root, `../`)
         self.outside = tuple(Path(os.path.normpath(p.resolve())) for p in outside)
+        # every installed package's file (torch's excepted) is code of entries too, named by its
+        # absolute path as the interpreter imported it: the static pass's name of a library module
+        self.library_frames = library_frames
         self._defs: dict[str, list[FunctionDef]] = {}
         self._frees: dict[str, dict[tuple[str, int], tuple[str, ...]]] = {}
         self._calls: dict[str, dict[int, set[str]]] = {}
@@ -237,12 +244,19 @@ class ProjectFiles:
         if any(normal == given or given in normal.parents for given in self.outside):
             return PurePosixPath(Path(os.path.relpath(normal, self.root))).as_posix()
         if _INSTALLED.intersection(path.parts):
-            return None
+            return normal.as_posix() if self.library_frames and self.installed(filename) else None
         try:
             rel = Path(os.path.normpath(path)).relative_to(self.root)
         except ValueError:
             return None
         return PurePosixPath(*rel.parts).as_posix() if rel.parts else None
+
+    @staticmethod
+    def installed(filename: str | None) -> bool:
+        """A file of an installed package other than torch (`.../site-packages/transformers/...`)."""
+        parts = Path(filename or "").parts
+        cut = next((i for i, part in enumerate(parts) if part in _INSTALLED), None)
+        return cut is not None and cut + 1 < len(parts) and parts[cut + 1] not in _NEVER_ENTRIES
 
     def resolve_tail(self, tail: str | None, prefer: str | None = None) -> str | None:
         """Guard and recompile comments print the file relative to a common
@@ -571,8 +585,11 @@ class _Converter:
                 continue
             callee = self.files.code(call.callee_file, call.callee_name, call.callee_firstlineno)
             function = self._called_function(call, *caller)
+            library = self.files.library_frames
+            if library and function is None:
+                continue  # where every package is code of entries, the wrapped function is the one closed over
             callee_display = self.files.display(call.callee_file)
-            if callee_display and callee:
+            if callee_display and callee and not (library and _passes_on(callee)):
                 return WrapperLink(f"{callee_display}:{callee.qualname}", wrapper, callee, function)
             if callee is not None and (callee.varargs or callee.varkw):
                 passing.setdefault((call.callee_file, call.callee_name), (callee, function))
@@ -847,6 +864,12 @@ class _Converter:
                      detail={"compile_id": call.compile_id, "caller": call.caller_function})
 
 
+def _passes_on(function: FunctionDef) -> bool:
+    """A decorator's closure that takes `*args`/`**kwargs` (transformers' `can_return_tuple`
+    wrapper, `deprecate_kwarg`'s `wrapped_func`): a link in a chain, not the function at its end."""
+    return "<locals>" in function.qualname and bool(function.varargs or function.varkw)
+
+
 def _registry_type(gb_id: str | None) -> str | None:
     """The registry's current Gb_type of an id: the join key the static pass uses."""
     if gb_id is None:
@@ -890,11 +913,14 @@ def _count_recompiles(events: list[Event]) -> list[Event]:
     return [e.with_(detail={**e.detail, "recompiles": caused.get(e.key, 0)}) for e in events]
 
 
-def to_events(facts: TraceFacts, root: Path, outside: Iterable[Path] = ()) -> Observed:
+def to_events(facts: TraceFacts, root: Path, outside: Iterable[Path] = (), *,
+              library_frames: bool = False) -> Observed:
     """The observed trace of `facts`, with display paths relative to `root` (and to it, with
-    `../`, for the `outside` paths checked explicitly)."""
+    `../`, for the `outside` paths checked explicitly). With `library_frames`, a frame compiled
+    in an installed package (torch's excepted) is an entry too: `<absolute path>:<Qualified.name>`,
+    its events at the library's lines."""
     known = set(facts.files()) | {c.caller_file for c in facts.inlines} | {c.callee_file for c in facts.inlines}
-    files = ProjectFiles(root, known, outside)
+    files = ProjectFiles(root, known, outside, library_frames)
     conv = _Converter(facts, files)
     coverage: dict[str, EntryCoverage] = {}
     wraps, recompiles, breaks, frames = [], [], [], []

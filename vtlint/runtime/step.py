@@ -193,8 +193,9 @@ def redact(text: str, root: Path, scratch: Path) -> str:
 
 
 def facts_from_trace(trace_dir: Path, root: Path, run: HarnessRun | None = None,
-                     outside: Sequence[Path] = ()) -> RuntimeFacts:
-    """Parse what a run left in `trace_dir`; every problem becomes a notification."""
+                     outside: Sequence[Path] = (), *, library_frames: bool = False) -> RuntimeFacts:
+    """Parse what a run left in `trace_dir`; every problem becomes a notification.
+    `library_frames`: frames compiled in installed packages are entries too (`to_events`)."""
     notes: list[Notification] = []
     if run is not None and (fault := run.fault()):
         tail = "\n".join(run.output_tail[-5:])
@@ -216,7 +217,7 @@ def facts_from_trace(trace_dir: Path, root: Path, run: HarnessRun | None = None,
     if run is not None and run.not_started is None and not parsed.logs:
         notes.append(_fault("the harness wrote no structured trace: it never ran torch.compile "
                             "(or torch was not imported in the processes it started)"))
-    observed = to_events(parsed, root, outside)
+    observed = to_events(parsed, root, outside, library_frames=library_frames)
     return RuntimeFacts(
         events=observed.events, coverage=observed.coverage, harness=run.to_dict() if run else {},
         kernels=kernel_summary(parsed), notifications=notes, torch_version=parsed.torch_version, root=str(root),
@@ -233,23 +234,25 @@ def run_step(
     probe_plan: list[dict[str, Any]] | None = None,
     progress: Callable[[float], None] | None = None,
     outside: Sequence[Path] = (),
+    library_frames: bool = False,
 ) -> RuntimeFacts:
     """Run the harness in `root` under a private trace directory, then collect.
     `outside`: paths checked explicitly although outside `root` (their code is the project's too).
+    `library_frames`: frames compiled in installed packages are entries too (`to_events`).
     With `probe`, the hook changes each baked constant of `probe_plan` (or, with
     no plan, every scalar argument) after the harness is done."""
     with terminate_raises():  # SIGTERM stops the harness's group and removes `scratch` too
         scratch = Path(tempfile.mkdtemp(prefix="vtlint-runtime-"))
         try:
             return _run_in(scratch, command, root, timeout=timeout, probe=probe, probe_plan=probe_plan,
-                           progress=progress, outside=outside)
+                           progress=progress, outside=outside, library_frames=library_frames)
         finally:
             shutil.rmtree(scratch, ignore_errors=True)
 
 
 def _run_in(scratch: Path, command: str | Sequence[str], root: Path, *, timeout: float, probe: bool,
             probe_plan: list[dict[str, Any]] | None, progress: Callable[[float], None] | None,
-            outside: Sequence[Path]) -> RuntimeFacts:
+            outside: Sequence[Path], library_frames: bool = False) -> RuntimeFacts:
     trace_dir = scratch / "trace"
     trace_dir.mkdir()
     extra = {"VTLINT_PROBE": "1"} if probe else {}
@@ -258,7 +261,7 @@ def _run_in(scratch: Path, command: str | Sequence[str], root: Path, *, timeout:
         extra["VTLINT_PROBE_PLAN"] = str(scratch / "probe_plan.json")
     run = run_harness(command, cwd=root, trace_dir=trace_dir, output_file=scratch / "harness.out",
                       timeout=timeout, extra_env=extra, progress=progress)
-    facts = facts_from_trace(trace_dir, root, run, outside)
+    facts = facts_from_trace(trace_dir, root, run, outside, library_frames=library_frames)
     if probe:
         from vtlint.runtime.probes import attach_probes, read_probes
 
