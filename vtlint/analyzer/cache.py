@@ -1,6 +1,7 @@
 """An on-disk cache for module summaries and walk results.
 
-Keyed by vtlint's version and a content hash; entries are written atomically
+Keyed by vtlint's and Python's versions and a hash of every input the entry
+depends on (`vtlint.analyzer.project` builds the keys); entries are written atomically
 (temp file + rename). Entries are pickles, and unpickling runs code, while the
 cache folder may be shared or live inside a repository: each entry carries an
 HMAC-SHA256 over its kind, key and payload, with a key kept outside the cache
@@ -16,6 +17,7 @@ import os
 import pickle
 import secrets
 import stat
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -32,7 +34,9 @@ MAX_ENTRY_BYTES = 512 * MiB  # a walk of a very large project is tens of MB
 
 
 def digest(*parts: str | bytes) -> str:
-    h = hashlib.sha256(__version__.encode())
+    """A cache key: vtlint's version, the interpreter's (Python's own parse decides which
+    files are syntax errors), then `parts`."""
+    h = hashlib.sha256(f"{__version__}\0{sys.version}".encode())
     for part in parts:
         h.update(b"\0")
         h.update(part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part)

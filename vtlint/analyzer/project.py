@@ -12,6 +12,7 @@ import ast
 import functools
 import hashlib
 import io
+import os
 import re
 import signal
 import sys
@@ -42,6 +43,7 @@ from vtlint.analyzer.values import Value
 from vtlint.analyzer.walk import Act, CalleeFrame, TooComplex, Walker
 from vtlint.config import Config, DynamoSettings
 from vtlint.findings import Kind, Level, Location, Notification
+from vtlint.rules.trace_rules.snapshot import fingerprint as snapshot_fingerprint
 from vtlint.rules.trace_rules.snapshot import installed_torch_version
 from vtlint.trace import Action, Event
 
@@ -296,19 +298,24 @@ def analyze(
     analysis = _Analysis(config, cache, jobs, chunks, edited)
     prediction = analysis.prediction
     sources: list[tuple[str, str]] = []
+    unread: list[FileProblem] = []  # this run's own: never cached, never replaced by a cached walk's
     for file in files:
         try:
             text = overrides[file.path] if overrides and file.path in overrides else read_source(file)
         except SourceError as exc:
-            prediction.problems.append(FileProblem(Kind.IO_ERROR, exc.location, str(exc)))
+            unread.append(FileProblem(Kind.IO_ERROR, exc.location, str(exc)))
             continue
         prediction.texts[file.display] = text
         sources.append((file.display, text))
-    walk_key = digest("walk", _config_key(config), _snapshot_key(),
-                      *[f"{d}={hashlib.sha256(t.encode('utf-8', 'surrogatepass')).hexdigest()}" for d, t in sources])
+    # every input the walk's result depends on: the files read and those that could not be, the
+    # settings, the analyzer's code, the interpreter and its site-packages, the trace_rules snapshot
+    walk_key = digest("walk", _config_key(config), _snapshot_key(), sys.prefix, snapshot_fingerprint(),
+                      *[f"{d}={hashlib.sha256(t.encode('utf-8', 'surrogatepass')).hexdigest()}" for d, t in sources],
+                      *[f"{p.location.path}!{p.message}" for p in unread])
     cached = cache.get("walk", walk_key)
-    if cached is not None:
-        prediction.problems, prediction.events, prediction.entries, prediction.notifications = cached
+    if cached is not None and _unchanged(cached[4]):
+        prediction.problems, prediction.events, prediction.entries, prediction.notifications, _ = cached
+        prediction.problems = _in_order(unread + prediction.problems)
         if progress:
             progress(len(sources), len(sources))
         return prediction
@@ -317,11 +324,37 @@ def analyze(
     for parsed in analysis.parsed.values():
         project.adopt(parsed)
     _predict(project, config, prediction, analysis.facts)
-    prediction.problems.sort(key=lambda p: (p.location.path, p.location.line))
+    prediction.problems = _in_order(prediction.problems)
     if not prediction.cut_short:
         cache.put("walk", walk_key, (prediction.problems, prediction.events, prediction.entries,
-                                     prediction.notifications))
+                                     prediction.notifications, _library_stamps(project)))
+    prediction.problems = _in_order(unread + prediction.problems)
     return prediction
+
+
+def _in_order(problems: list[FileProblem]) -> list[FileProblem]:
+    return sorted(problems, key=lambda p: (p.location.path, p.location.line))
+
+
+Stamp = tuple[str, int, int]  # path, size, mtime (ns); -1, -1 when it is gone
+
+
+def _stamp(path: str) -> Stamp:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return path, -1, -1
+    return path, info.st_size, info.st_mtime_ns
+
+
+def _library_stamps(project: Project) -> tuple[Stamp, ...]:
+    """The installed sources the walk read, and the site-packages folders it looked in (an
+    install or uninstall changes their mtime): a cached walk holds while these are unchanged."""
+    return tuple(map(_stamp, sorted({*project.library_displays, *map(str, project.library_roots)})))
+
+
+def _unchanged(stamps: tuple[Stamp, ...]) -> bool:
+    return all(_stamp(stamp[0]) == stamp for stamp in stamps)
 
 
 # phase 2: entries -> predicted trace ------------------------------------------------

@@ -3,15 +3,19 @@ registry of the installed torch say, as JSON.
 
 Built once per torch version by `vtlint.rules.trace_rules.build` in an isolated
 subprocess (it imports torch), cached in the user cache folder, and loaded here in
-milliseconds without importing torch. Without torch, or when the build fails, the
-shipped snapshot nearest the installed torch is used and a Notification says so; a
-section the installed torch could not give is taken from it too."""
+milliseconds without importing torch. The cache folder may be shared or inside a
+repository: a cached snapshot is read bounded (a regular file, its size, its nesting)
+and checked against schema.json; anything else there is dropped and rebuilt. Without
+torch, or when the build fails, the shipped snapshot nearest the installed torch is
+used and a Notification says so; a section the installed torch could not give is
+taken from it too."""
 
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import stat
 import subprocess
 import sys
 import tempfile
@@ -23,6 +27,7 @@ from typing import Any
 
 import platformdirs
 
+from vtlint.bounded import MiB, loads, read_bytes, read_text
 from vtlint.findings import Level, Notification
 
 SCHEMA = 3  # bump when the snapshot format or the measurements change
@@ -30,6 +35,8 @@ SECTIONS = ("torch_functions", "modules", "callables", "tensor_methods", "probed
 SHIPPED_DIR = Path(__file__).parent / "snapshots"
 PACKAGE_DIR = Path(__file__).resolve().parents[2]  # the running vtlint package, which the build imports
 BUILD_TIMEOUT_S = 300.0
+MAX_SNAPSHOT_BYTES = 64 * MiB  # a snapshot is about 500 KB
+MAX_FAILURE_BYTES = 64 * 1024  # the `.failed` marker: a builder id and one line
 # The build runs as `python -I -c BOOTSTRAP`: no current folder, script folder, PYTHON*
 # variable or user site on sys.path, so nothing in the scanned tree is imported. It loads
 # this very vtlint package by its path, whether or not site-packages holds it.
@@ -88,11 +95,54 @@ def _version_key(version: str) -> tuple[int, ...]:
 
 
 def _read(path: Path) -> dict[str, Any] | None:
+    """A shipped snapshot: part of vtlint (its tests check it against the schema)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = loads(read_bytes(path, MAX_SNAPSHOT_BYTES))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) and data.get("schema") == SCHEMA else None
+
+
+@cache
+def _validator() -> Any:
+    from jsonschema import validators
+
+    schema = json.loads((Path(__file__).parent / "schema.json").read_text(encoding="utf-8"))
+    return validators.validator_for(schema)(schema)
+
+
+def damage(data: Any) -> str | None:
+    """How `data` breaks the snapshot schema (the first way), or None."""
+    error = next(iter(_validator().iter_errors(data)), None)
+    if error is None:
+        return None
+    return f"/{'/'.join(map(str, error.absolute_path))}: {error.message[:200]}"
+
+
+def _read_cached(path: Path) -> tuple[dict[str, Any] | None, str]:
+    """A snapshot from the cache folder, and "" -- or None and why it is unusable; an
+    unusable one (not a regular file, too large, too deep, not the schema) is dropped,
+    so that it is rebuilt."""
+    try:
+        data = loads(read_bytes(path, MAX_SNAPSHOT_BYTES))
+        problem = damage(data)
+    except FileNotFoundError:
+        return None, ""
+    except OSError as exc:
+        problem = exc.strerror or str(exc)
+    except ValueError as exc:  # not UTF-8, not JSON, nested too deep
+        problem = f"not JSON: {exc}"
+    if problem is None:
+        return data, ""
+    _drop(path)
+    return None, f"the cached snapshot {path.name} was unusable ({problem})"
+
+
+def _drop(path: Path) -> None:
+    try:
+        path.unlink()  # a symlink itself, never its target
+    except OSError:
+        pass
 
 
 def build_command(target: Path) -> list[str]:
@@ -106,8 +156,13 @@ def build_env() -> dict[str, str]:
 def build(torch_version: str, timeout: float = BUILD_TIMEOUT_S) -> tuple[Path | None, str]:
     """Run the build with this interpreter, isolated from the current folder and
     environment; (cache file, "") or (None, why)."""
-    target = cache_path(torch_version).resolve()
+    target = Path(os.path.abspath(cache_path(torch_version)))
     target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        if not stat.S_ISREG(os.stat(target).st_mode):
+            _drop(target)  # the build writes through a device or FIFO there: replace it instead
+    except OSError:
+        pass
     try:
         with tempfile.TemporaryDirectory(prefix="vtlint-snapshot-") as neutral:
             proc = subprocess.run(
@@ -184,22 +239,23 @@ def load(*, allow_build: bool = True) -> Snapshot:
             Level.WARNING,
         )])
     cached = cache_path(version)
-    data = _read(cached)
+    data, unusable = _read_cached(cached)
     if data is not None and data.get("torch_version") == version:
         return _own(data, "cache", cached, version)
     shipped = _shipped_for(version)
     if shipped is not None:  # built from this very torch release: nothing to build
         return shipped
-    why = "not built yet (run `vtlint rules --refresh`)"
+    why = unusable or "not built yet (run `vtlint rules --refresh`)"
     failed = _failure_path(version)
     remembered = _remembered_failure(failed)
     if remembered:  # a build that failed once is not retried on every run; --refresh retries it
         why = remembered + "; `vtlint rules --refresh` retries"
     elif allow_build:
         built, why = build(version)
-        data = _read(built) if built else None
+        data, unusable = _read_cached(built) if built else (None, "")
         if data is not None:
             return _own(data, "built", built, version)  # type: ignore[arg-type]
+        why = why or unusable
         _remember_failure(failed, why)
     return _shipped([Notification(
         "config",
@@ -235,7 +291,7 @@ def _builder_id() -> str:
 def _remembered_failure(path: Path) -> str:
     """Why the build failed for this torch with this builder; "" when it did not."""
     try:
-        builder, _, why = path.read_text(encoding="utf-8").strip().partition(" ")
+        builder, _, why = read_text(path, MAX_FAILURE_BYTES).strip().partition(" ")
     except (OSError, UnicodeDecodeError):
         return ""
     return why if builder == _builder_id() else ""
@@ -247,6 +303,21 @@ def _remember_failure(path: Path, why: str) -> None:
         path.write_text(f"{_builder_id()} {why}\n", encoding="utf-8")
     except OSError:  # a read-only cache: the next run simply tries again
         pass
+
+
+def fingerprint() -> str:
+    """Which snapshot `load` would follow, from a few stats (no JSON read, no build): part
+    of the walk cache's key, so that a walk made with one snapshot is never replayed with another."""
+    version = installed_torch_version()
+    paths = [*shipped_snapshots(), *((cache_path(version), _failure_path(version)) if version else ())]
+    stamps = [version or "no torch", os.environ.get("VTLINT_NO_SNAPSHOT_BUILD", "")]
+    for path in paths:
+        try:
+            info = os.stat(path)
+            stamps.append(f"{path.name}:{info.st_size}:{info.st_mtime_ns}")
+        except OSError:
+            stamps.append(f"{path.name}:-")
+    return "\0".join(stamps)
 
 
 @cache
