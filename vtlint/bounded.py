@@ -1,9 +1,10 @@
-"""Bounded reading: every file vtlint reads on its own behalf (sources, traces,
-caches, SARIF, baselines, saved facts) is opened without waiting (a FIFO never
-blocks the run), must be a regular file (not a device, FIFO or socket, also
-behind a symlink), is checked for size before it is read, and JSON is parsed
-with a bounded nesting depth (Python's parser recurses: deep input is a
-RecursionError, or worse in a thread with a small stack)."""
+"""Bounded reading: every file vtlint reads on its own behalf (sources, .gitignore,
+config, trace_rules snapshots, traces, caches, SARIF, baselines, saved facts) is
+opened without waiting (a FIFO never blocks the run), must be a regular file (not
+a device, FIFO or socket, also behind a symlink), is checked for size before it is
+read, and JSON and TOML are parsed with a bounded nesting depth (both parsers
+recurse: deep input is a RecursionError, or worse in a thread with a small stack).
+Every failure is an OSError or a ValueError whose message names the file."""
 
 from __future__ import annotations
 
@@ -13,12 +14,19 @@ import json
 import os
 import re
 import stat
+import sys
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
 
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
 MiB = 1024 * 1024
 MAX_JSON_DEPTH = 100  # SARIF and facts nest about 12 deep; the structured trace less
+MAX_TOML_DEPTH = 100  # a pyproject.toml nests a handful of tables and arrays
 
 
 class NotRegularFile(OSError):
@@ -74,6 +82,18 @@ def read_text(path: Path, limit: int, errors: str = "strict") -> str:
     return read_bytes(path, limit).decode("utf-8", errors)
 
 
+def read_lines(path: Path, limit: int, max_line: int) -> list[str]:
+    """The lines of a regular text file of at most `limit` bytes, streamed, each line
+    of at most `max_line` characters (a longer one is a FileTooLarge naming the line)."""
+    lines: list[str] = []
+    with open_text(path, limit) as handle:
+        for number, line in enumerate(iter(lambda: handle.readline(max_line + 1), ""), 1):
+            if len(line.rstrip("\r\n")) > max_line:
+                raise FileTooLarge(errno.EFBIG, f"line {number} is longer than {max_line:,} characters", str(path))
+            lines.append(line.rstrip("\r\n"))
+    return lines
+
+
 def open_text(path: Path, limit: int) -> io.TextIOWrapper:
     """A text stream on a regular file of at most `limit` bytes, for files read line by
     line (a trace); read lines with `readline(n)` to bound each one too."""
@@ -86,13 +106,16 @@ class TooDeep(ValueError):
 
 
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+# TOML's four kinds of string (the multi-line ones first) and its comments
+_TOML_SKIPPED = re.compile(r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*',
+                           re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
-def json_depth(text: str) -> int:
+def json_depth(text: str, skipped: re.Pattern[str] = _STRING) -> int:
     """How deep `text`'s arrays and objects nest (brackets inside strings do not count)."""
-    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
+    brackets = _NOT_BRACKET.sub("", skipped.sub("", text))
     return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
 
 
@@ -106,3 +129,21 @@ def loads(text: str | bytes, max_depth: int = MAX_JSON_DEPTH) -> Any:
         if depth > max_depth:
             raise TooDeep(f"JSON nested {depth} deep (vtlint reads at most {max_depth})")
     return json.loads(text)
+
+
+def read_toml(path: Path, limit: int, max_depth: int = MAX_TOML_DEPTH) -> dict[str, Any]:
+    """The TOML document in the regular file at `path`: an OSError when it cannot be
+    read, a ValueError when it is not UTF-8, not TOML or nested deeper than `max_depth`
+    (tomllib recurses once per level)."""
+    try:
+        text = read_bytes(path, limit).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"not UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
+    if text.count("[") + text.count("{") > max_depth:
+        depth = json_depth(text, _TOML_SKIPPED)
+        if depth > max_depth:
+            raise TooDeep(f"arrays and tables nested {depth} deep (vtlint reads at most {max_depth})")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"invalid TOML: {exc}") from None

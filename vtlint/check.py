@@ -15,7 +15,7 @@ import pathspec
 from vtlint.analyzer import EntryInfo, Prediction, analyze
 from vtlint.analyzer.breaks import snapshot_notifications
 from vtlint.analyzer.chunks import ChunkCache
-from vtlint.analyzer.files import SourceFile, discover
+from vtlint.analyzer.files import SourceFile, discover, gitignore_spec
 from vtlint.config import DEFAULT_EXCLUDE, Config
 from vtlint.findings import Finding, Kind, Level, Notification
 from vtlint.report.merge import merge
@@ -198,15 +198,14 @@ def _gitignored(path: Path, config: Config) -> str | None:
     """The first .gitignore, from the root down, that ignores `path` or a folder above it."""
     folders = [config.root, *(p for p in reversed(path.parents) if config.root in p.parents)]
     for folder in folders:
-        ignore = folder / ".gitignore"
-        if not ignore.is_file():
+        spec, _ = gitignore_spec(folder, config.root)  # one skipped was already said by the discovery
+        if spec is None:
             continue
-        spec = pathspec.GitIgnoreSpec.from_lines(ignore.read_text(encoding="utf-8", errors="replace").splitlines())
         try:
             rel = path.relative_to(folder).as_posix()
         except ValueError:
             continue
         if spec.match_file(rel + ("/" if path.is_dir() else "")):
-            shown = os.path.relpath(ignore, config.root)
+            shown = os.path.relpath(folder / ".gitignore", config.root)
             return f"ignored by {Path(shown).as_posix()} (respect-gitignore = true)"
     return None

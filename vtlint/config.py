@@ -4,16 +4,15 @@ validated key by key, overridable from the command line."""
 from __future__ import annotations
 
 import os
-import sys
+import re
+import warnings
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+import pathspec
 
+from vtlint.bounded import MiB, read_toml
 from vtlint.findings import Level
 
 DEFAULT_EXCLUDE = (
@@ -21,6 +20,9 @@ DEFAULT_EXCLUDE = (
     ".pytype", ".ruff_cache", ".svn", ".tox", ".venv", "__pypackages__", "_build",
     "buck-out", "build", "dist", "node_modules", "site-packages", "venv",
 )
+
+
+MAX_CONFIG_BYTES = 4 * MiB  # a pyproject.toml is a few KB; a lock file checked in by mistake is not one
 
 
 class ConfigError(Exception):
@@ -79,15 +81,34 @@ class Config:
 
 def _str_list(value: Any, where: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"{where}: expected a list of strings, got {value!r}")
+        raise ConfigError(f"{where}: expected a list of strings, got {_shown(value)}")
     return tuple(value)
+
+
+def _shown(value: Any) -> str:
+    """A bad value as the error shows it: cut short (it may be a 100,000-element array)."""
+    text = repr(value)
+    return text if len(text) <= 80 else f"{text[:77]}..."
+
+
+def _globs(value: Any, where: str) -> tuple[str, ...]:
+    """A list of gitignore-style globs that pathspec compiles (`[z-a]` is a bad range)."""
+    patterns = _str_list(value, where)
+    for pattern in patterns:
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", FutureWarning)  # re's "possible nested set" in `[[:alpha:]]`
+                pathspec.GitIgnoreSpec.from_lines([pattern])
+        except (ValueError, re.error) as exc:  # GitIgnorePatternError is a ValueError
+            raise ConfigError(f"{where}: invalid glob {pattern!r}: {exc}") from None
+    return patterns
 
 
 def _check_type(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> Any:
     if isinstance(value, bool) and kind in (int, float, (int, float)):
-        raise ConfigError(f"{where}: expected {what}, got {value!r}")
+        raise ConfigError(f"{where}: expected {what}, got {_shown(value)}")
     if not isinstance(value, kind):
-        raise ConfigError(f"{where}: expected {what}, got {value!r}")
+        raise ConfigError(f"{where}: expected {what}, got {_shown(value)}")
     return value
 
 
@@ -102,15 +123,15 @@ def _parse_dynamo(table: Any, where: str) -> DynamoSettings:
             raise ConfigError(f"{where}.{key}: unknown Dynamo setting (known: {', '.join(sorted(known))})")
         default = getattr(DynamoSettings(), name)
         if name == "dynamic":
-            if value not in (True, False, None, "auto"):
-                raise ConfigError(f"{where}.{key}: expected true, false or \"auto\", got {value!r}")
+            if not isinstance(value, (bool, str)) or value not in (True, False, "auto"):
+                raise ConfigError(f"{where}.{key}: expected true, false or \"auto\", got {_shown(value)}")
             values[name] = None if value == "auto" else value
         elif isinstance(default, bool):
             values[name] = _check_type(value, bool, f"{where}.{key}", "true or false")
         else:
             values[name] = _check_type(value, int, f"{where}.{key}", "an integer")
             if values[name] < 1:
-                raise ConfigError(f"{where}.{key}: expected an integer of at least 1, got {value!r}")
+                raise ConfigError(f"{where}.{key}: expected an integer of at least 1, got {_shown(value)}")
     return DynamoSettings(**values)
 
 
@@ -120,7 +141,7 @@ MAX_SECONDS = 7 * 24 * 3600.0  # timers overflow far above this; nan or inf woul
 def seconds(value: Any, where: str) -> float:
     """A finite, positive number of seconds (at most a week); ConfigError naming `where` otherwise."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= MAX_SECONDS:
-        raise ConfigError(f"{where}: expected a positive number of seconds up to {MAX_SECONDS:.0f}, got {value!r}")
+        raise ConfigError(f"{where}: expected a positive number of seconds up to {MAX_SECONDS:.0f}, got {_shown(value)}")
     return float(value)
 
 
@@ -138,10 +159,8 @@ def _parse_runtime(table: Any, where: str) -> RuntimeSettings:
     return RuntimeSettings(**values)
 
 
+_GLOB_KEYS = {"include": "include", "exclude": "exclude", "extend-exclude": "extend_exclude"}
 _LIST_KEYS = {
-    "include": "include",
-    "exclude": "exclude",
-    "extend-exclude": "extend_exclude",
     "select": "select",
     "extend-select": "extend_select",
     "ignore": "ignore",
@@ -155,15 +174,16 @@ def parse_table(table: dict[str, Any], root: Path, config_file: Path | None) -> 
     where = f"{config_file or 'configuration'}: [tool.vtlint]"
     values: dict[str, Any] = {}
     for key, value in table.items():
-        if key in _LIST_KEYS:
+        if key in _GLOB_KEYS:
+            values[_GLOB_KEYS[key]] = _globs(value, f"{where}.{key}")
+        elif key in _LIST_KEYS:
             values[_LIST_KEYS[key]] = _str_list(value, f"{where}.{key}")
         elif key == "respect-gitignore":
             values["respect_gitignore"] = _check_type(value, bool, f"{where}.{key}", "true or false")
         elif key == "fail-level":
-            try:
-                values["fail_level"] = Level(value)
-            except ValueError:
-                raise ConfigError(f"{where}.{key}: expected \"error\", \"warning\" or \"note\", got {value!r}") from None
+            if not isinstance(value, str) or value not in {level.value for level in Level}:
+                raise ConfigError(f"{where}.{key}: expected \"error\", \"warning\" or \"note\", got {_shown(value)}")
+            values["fail_level"] = Level(value)
         elif key == "file-budget":
             values["file_budget"] = seconds(value, f"{where}.{key}")
         elif key == "per-file-ignores":
@@ -177,7 +197,7 @@ def parse_table(table: dict[str, Any], root: Path, config_file: Path | None) -> 
         elif key == "runtime":
             values["runtime"] = _parse_runtime(value, f"{where}.runtime")
         else:
-            known = sorted([*_LIST_KEYS, "respect-gitignore", "fail-level", "file-budget", "per-file-ignores", "dynamo",
+            known = sorted([*_GLOB_KEYS, *_LIST_KEYS, "respect-gitignore", "fail-level", "file-budget", "per-file-ignores", "dynamo",
                             "runtime"])
             raise ConfigError(f"{where}: unknown key {key!r} (known: {', '.join(known)})")
     return Config(root=root, config_file=config_file, **values)
@@ -188,21 +208,27 @@ def find_config_file(start: Path) -> Path | None:
     start = start if start.is_dir() else start.parent
     for folder in [start, *start.parents]:
         candidate = folder / "pyproject.toml"
-        if candidate.is_file():
-            data = _read_toml(candidate)
-            if "vtlint" in data.get("tool", {}):
-                return candidate
+        if candidate.is_file() and "vtlint" in tool_table(read_pyproject(candidate), candidate):
+            return candidate
     return None
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
+def read_pyproject(path: Path) -> dict[str, Any]:
+    """A pyproject.toml, read bounded (a regular file, its size, its nesting): ConfigError naming it."""
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+        return read_toml(path, MAX_CONFIG_BYTES)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror}") from None
+    except ValueError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
+
+
+def tool_table(data: dict[str, Any], path: Path) -> dict[str, Any]:
+    """`[tool]`, which every tool shares: `tool = 5` is an error, not a crash."""
+    tool = data.get("tool", {})
+    if not isinstance(tool, dict):
+        raise ConfigError(f"{path}: [tool] must be a table, got {_shown(tool)}")
+    return tool
 
 
 def default_root(paths: list[Path]) -> Path:
@@ -233,8 +259,7 @@ def load_config(paths: list[Path], config_file: Path | None = None) -> Config:
     if config_file is None:
         return Config(root=default_root(paths))
     config_file = config_file.resolve()
-    data = _read_toml(config_file)
-    table = data.get("tool", {}).get("vtlint", {})
+    table = tool_table(read_pyproject(config_file), config_file).get("vtlint", {})
     if not isinstance(table, dict):
-        raise ConfigError(f"{config_file}: [tool.vtlint] must be a table")
+        raise ConfigError(f"{config_file}: [tool.vtlint] must be a table, got {_shown(table)}")
     return parse_table(table, config_file.parent, config_file)
