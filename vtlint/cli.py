@@ -27,7 +27,7 @@ from vtlint.report.github import render_github
 from vtlint.report.groups import is_note
 from vtlint.report.json_format import render_json
 from vtlint.report.shareable import shareable
-from vtlint.report.output import printable, write_atomic
+from vtlint.report.output import printable, refuse_inputs, write_atomic
 from vtlint.report.text import render, statistics
 from vtlint.rules.registry import all_rules, get_rule, unknown_selectors
 
@@ -421,9 +421,11 @@ def trace_cmd(command: tuple[str, ...], output: Path, timeout: float | None, pro
         config = load_config([Path(".")], config_file)
         request = request_from(config, runtime=True, command=" ".join(shlex.quote(c) for c in command) or None,
                                timeout=timeout, facts_file=None, probe=probe)
-        assert request is not None
+        assert request is not None and request.command is not None
+        inputs = _trace_inputs(request.command, config)
+        refuse_inputs(output, inputs)  # before the harness runs, which may take long
         facts = collect(request, config, show_progress=sys.stderr.isatty())
-        facts.save(output)
+        facts.save(output, inputs)
     except (ConfigError, RuntimeUsageError) as exc:
         raise UsageFault(str(exc)) from None
     except OSError as exc:
@@ -433,6 +435,20 @@ def trace_cmd(command: tuple[str, ...], output: Path, timeout: float | None, pro
     entries = len(facts.coverage)
     click.echo(f"{output}: {len(facts.events)} runtime facts from {entries} compiled entr{'y' if entries == 1 else 'ies'}.", err=True)
     sys.exit(EXIT_OK if facts.harness.get("exit_code") == 0 else EXIT_FINDINGS)
+
+
+def _trace_inputs(command: str, config: Config) -> list[Path]:
+    """What a traced run reads, which its facts never overwrite: the files its command names
+    (the harness runs in the project root), the config, and the project's Python sources."""
+    from vtlint.analyzer.files import discover
+
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = []
+    named = [base / word for word in words for base in (Path.cwd(), config.root)]
+    sources = [f.path for f in discover([config.root], config).files]
+    return [*named, *sources, *([config.config_file] if config.config_file else [])]
 
 
 @main.command("merge")

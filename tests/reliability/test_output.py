@@ -105,6 +105,22 @@ def test_a_new_report_follows_the_umask_and_an_old_one_keeps_its_mode(run_cli, r
     assert not [p for p in root.iterdir() if p.name.endswith(".tmp")]
 
 
+def test_trace_output_onto_an_input_is_refused_before_the_harness_runs(run_cli, root: Path) -> None:
+    """Issue 35, item 7: `trace -o harness.py -- python harness.py` and `trace -o pyproject.toml`
+    replaced the script and the config with facts JSON, exit 0."""
+    (root / "harness.py").write_text("open('RAN', 'w').close()\n")
+    (root / "pyproject.toml").write_text("[tool.vtlint]\n")
+    (root / "link.py").symlink_to("good.py")
+    for target in ("harness.py", "pyproject.toml", "good.py", "link.py"):  # the script, the config, a source
+        before = (root / target).read_bytes()
+        result = run_cli("trace", "-o", target, "--", "python", "harness.py")
+        assert result.exit_code == 2, result.output
+        assert f"cannot write {target}: it is an input of this run" in result.stderr
+        assert (root / target).read_bytes() == before and not (root / "RAN").exists()
+    assert run_cli("trace", "-o", "facts.json", "--", sys.executable, "harness.py").exit_code == 0
+    assert (root / "RAN").exists() and json.loads((root / "facts.json").read_text())["format"]
+
+
 # item 4: undecodable file names -------------------------------------------------
 
 @pytest.mark.parametrize("fmt", ["text", "json", "sarif", "github"])

@@ -31,7 +31,7 @@ def write_atomic(path: Path, text: str, inputs: Iterable[Path] = ()) -> None:
     """Write `text` to `path` (see the module docstring); OSError when it cannot be
     written, also when `path` is one of `inputs`. On a failure an existing report is
     left untouched and no temporary file remains."""
-    _refuse_inputs(path, inputs)
+    refuse_inputs(path, inputs)
     data = printable(text).encode("utf-8")
     try:
         info = os.stat(path)
@@ -44,7 +44,9 @@ def write_atomic(path: Path, text: str, inputs: Iterable[Path] = ()) -> None:
     _replace(Path(os.path.realpath(path)), data, info)
 
 
-def _refuse_inputs(path: Path, inputs: Iterable[Path]) -> None:
+def refuse_inputs(path: Path, inputs: Iterable[Path]) -> None:
+    """OSError when `path` is one of `inputs` (by any name: a link, another spelling); a
+    command that runs for long checks its destination before it starts, then again on writing."""
     try:
         target = os.stat(path)
     except OSError:

@@ -143,10 +143,11 @@ class RuntimeFacts:
         except (KeyError, TypeError, ValueError) as exc:
             raise FactsError(f"damaged facts file: {type(exc).__name__}: {exc}") from None
 
-    def save(self, path: Path) -> None:
+    def save(self, path: Path, inputs: Sequence[Path] = ()) -> None:
+        """Write the facts to `path`, never over one of `inputs` (the harness, the config, the sources)."""
         from vtlint.report.output import write_atomic
 
-        write_atomic(path, json.dumps(self.to_dict(), indent=1) + "\n")
+        write_atomic(path, json.dumps(self.to_dict(), indent=1) + "\n", inputs)
 
     @classmethod
     def load(cls, path: Path) -> RuntimeFacts:
