@@ -4362,4 +4362,21 @@ PROGRAMS: dict[str, str] = {
     def run():
         torch.compile(Encoder())(torch.randn(1, 3, 16, 16))
 ''',
+    "closure_passed_by_the_caller": """
+        import torch
+
+        def f(x):
+            def g(y):
+                return y + x
+            return g
+
+        @torch.compile
+        def h(x, g):
+            return g(x)
+
+        def run():
+            t = torch.ones(3)
+            h(t, f(1))  # g is inlined; ID_MATCH on L['g'].__code__, EQUALS_MATCH on its cell x == 1
+            h(t, f(2))  # the same code: the cell's guard fails once (2 compiles), then x is dynamic
+    """,
 }

@@ -25,7 +25,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.entries import Site
 from vtlint.analyzer.index import Project
 from vtlint.analyzer.summary import named_params
-from vtlint.analyzer.walk import MODULE_FRAME, Act, TooComplex, WalkAborted, Walker
+from vtlint.analyzer.walk import MODULE_FRAME, Act, Functions, TooComplex, WalkAborted, Walker
 from vtlint.config import DynamoSettings
 
 # Wall-clock safety nets of the eager run, per calling module and for all of them: well above what the
@@ -54,6 +54,8 @@ class EagerRun:
     discovered: dict[Key, Discovered] = field(default_factory=dict)
     # a module's run ran out of time: what it recorded depends on the machine's speed (not cached)
     timed_out: bool = False
+    # the functions its `def`s and lambdas made (`local:` refs): a call's arguments may hold them
+    functions: Functions = field(default_factory=Functions)
 
 
 def drive(project: Project, settings: DynamoSettings, callers: set[str], entries: set[Key]) -> EagerRun:
@@ -79,6 +81,7 @@ def drive(project: Project, settings: DynamoSettings, callers: set[str], entries
                 run.calls[key] = sites
         for key, (options, where, line) in walker.discovered.items():
             run.discovered.setdefault(key, Discovered(options, where, line))
+        run.functions.update(Functions.of(walker))
     return run
 
 

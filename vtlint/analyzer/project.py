@@ -40,7 +40,7 @@ from vtlint.analyzer.rescan import ScanMemo, scan_reusing
 from vtlint.analyzer.seeding import entry_env, site_value
 from vtlint.analyzer.summary import ModuleSummary, positional_params, summarize
 from vtlint.analyzer.values import Value
-from vtlint.analyzer.walk import Act, CalleeFrame, TooComplex, Walker
+from vtlint.analyzer.walk import Act, CalleeFrame, Functions, TooComplex, Walker
 from vtlint.config import Config, DynamoSettings
 from vtlint.findings import Kind, Level, Location, Notification
 from vtlint.rules.trace_rules.snapshot import fingerprint as snapshot_fingerprint
@@ -565,6 +565,7 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
         spec.outer_calls = [site for callee, sites in facts[spec.display].calls.items()
                             if callee == outer or callee.startswith(f"{outer}(") for site in sites]
     walker = Walker(project, settings, entry, fn.name.value, ENTRY_BUDGET_S)
+    driven.functions.lend(walker)
     walker.replay_grad_modes = _grad_modes(calls)
     walker.grad_enabled = _traced_grad_mode(calls)
     _seed_call_state(walker, calls)
@@ -581,29 +582,33 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
     _scan_walked(project, events, facts)
     if _compiles_nothing(events):
         prediction.events.extend(_dedupe(events))
-        _walk_callee_frames(project, settings, walker.callee_frames, prediction, 0, walker.replay_grad_modes)
+        _walk_callee_frames(project, settings, walker.callee_frames, prediction, 0, walker.replay_grad_modes,
+                            Functions.of(walker))
         return
-    recompiles = predict_recompiles(project, spec, settings, events, calls, facts, entry)
+    recompiles = predict_recompiles(project, spec, settings, events, calls, facts, entry,
+                                    functions=driven.functions)
     root = fn.name.value
     compiles = _compiles(_of_frame(recompiles, root), calls, settings)
     retyped, names = _retyping_call(calls, fn)
     counted = retyped is not None and any(r.detail.get("call") == retyped for r in recompiles)
     if retyped is None and _first_recompiling_call(calls, _of_frame(recompiles, root)) is not None:
-        again = functools.partial(_walk_again, project, settings, spec, fn, cls, prediction=prediction)
+        again = functools.partial(_walk_again, project, settings, spec, fn, cls, prediction=prediction,
+                                  functions=driven.functions)
         compiles = _replay_cache(project, settings, spec, root, calls, facts, events, recompiles,
-                                 lambda index: again(calls[index:]))
+                                 lambda index: again(calls[index:]), driven.functions)
     elif retyped is not None:
         # an argument of another type (a tensor, then an int; a value, then None), or the first call
         # that fails a guard (the model switched to eval(), a flag flipped): Dynamo traces the frame
         # again with the new values, and that compile has guards (and recompiles) of its own
         later = calls[retyped:]
-        second = _walk_again(project, settings, spec, fn, cls, later, prediction)
+        second = _walk_again(project, settings, spec, fn, cls, later, prediction, driven.functions)
         known = {e.key for e in events}
         # the retyped arguments keep the guard of the first compile (a tensor's TENSOR_MATCH): the
         # report names each Source by it; their new guard is the one the recompiles below name
         events += [e for e in second if e.action is not Action.FRAME and e.key not in known
                    and not (e.source and any(e.source.startswith(f"L['{n}']") for n in names))]
-        more = predict_recompiles(project, spec, settings, second, later, facts, entry) if second else []
+        more = predict_recompiles(project, spec, settings, second, later, facts, entry,
+                                  functions=driven.functions) if second else []
         seen = {e.key for e in recompiles}
         more = [e for e in more if e.key not in seen and e.action is Action.RECOMPILE and e.source]
         recompiles += more
@@ -612,7 +617,7 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
     for index in _other_modules(calls, fn):
         # another model of the same class (an experiment's next configuration) fails the guards its
         # attributes and children got: Dynamo traces the frame again for it, with guards of its own
-        other = _walk_again(project, settings, spec, fn, cls, calls[index:], prediction)
+        other = _walk_again(project, settings, spec, fn, cls, calls[index:], prediction, driven.functions)
         known = {e.key for e in events}
         events += [e for e in other if e.action is not Action.FRAME and e.key not in known]
     for event in events:
@@ -626,12 +631,13 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
                 for name in event.detail["graph_frames"])
             event.detail["compiles"] = compiles
     prediction.events.extend(_dedupe(events + recompiles))
-    _walk_callee_frames(project, settings, walker.callee_frames, prediction, 0, walker.replay_grad_modes)
+    _walk_callee_frames(project, settings, walker.callee_frames, prediction, 0, walker.replay_grad_modes,
+                        Functions.of(walker))
 
 
 def _replay_cache(project: Project, settings: DynamoSettings, spec: EntrySpec, root: str, calls: list[Site],
                   facts: dict[str, ModuleFacts], events: list[Event], recompiles: list[Event],
-                  again: Callable[[int], list[Event]]) -> int:
+                  again: Callable[[int], list[Event]], functions: Functions) -> int:
     """A call fails the first compile's guards: Dynamo's cache replayed over the calls, each compile
     traced (`again`) for the call that caused it, so its guards (and what fails them) are its own. Adds
     the later compiles' events and the recompiles found to `events` and `recompiles`; the frame's compiles."""
@@ -639,7 +645,7 @@ def _replay_cache(project: Project, settings: DynamoSettings, spec: EntrySpec, r
 
     def check(traced: list[Event], seed: Site, site: Site) -> list[Event]:
         return _of_frame(predict_recompiles(project, spec, settings, traced, [seed, site], facts, entry,
-                                            pairwise=True), root)
+                                            pairwise=True, functions=functions), root)
 
     cache = replay(calls, events, check, again, settings.recompile_limit)
     known = {e.key for e in events}
@@ -648,7 +654,8 @@ def _replay_cache(project: Project, settings: DynamoSettings, spec: EntrySpec, r
             continue  # "no content in function call": Dynamo skips the frame, installing no guard
         events += [e for e in compiled.events if e.action is not Action.FRAME and e.key not in known]
         known |= {e.key for e in compiled.events}
-    pairwise = {e.key for e in predict_recompiles(project, spec, settings, events, calls, facts, entry, pairwise=True)}
+    pairwise = {e.key for e in predict_recompiles(project, spec, settings, events, calls, facts, entry, pairwise=True,
+                                                  functions=functions)}
     standing = [e for e in _of_frame(recompiles, root) if e.key not in pairwise]  # assignments, mutations
     # a guard of an older entry failing again at a later recompile is the same finding
     seen = {e.source or e.guard_kind for e in recompiles}
@@ -679,11 +686,13 @@ def _scan_walked(project: Project, events: list[Event], facts: dict[str, ModuleF
 
 
 def _retrace_callee(project: Project, settings: DynamoSettings, frame: CalleeFrame, entry: str,
-                    prediction: Prediction, calls: list[Site], graphs: list[int], index: int) -> list[Event]:
+                    prediction: Prediction, functions: Functions, calls: list[Site], graphs: list[int],
+                    index: int) -> list[Event]:
     """A callee frame traced once more, with the values of the call that recompiles it; the graphs of
     that compile appended to `graphs` (none for one that compiles nothing)."""
     call = calls[index]
     walker = Walker(project, settings, entry, frame.fn.name.value, ENTRY_BUDGET_S)
+    functions.lend(walker)
     walker.grad_enabled = call.grad_enabled is not False
     again = CalleeFrame(frame.parsed, frame.qualname, frame.fn, dict(call.kwargs), frame.cls)
     scratch = Prediction()
@@ -705,7 +714,7 @@ def _seed_call_state(walker: Walker, calls: list[Site]) -> None:
 
 
 def _walk_again(project: Project, settings: DynamoSettings, spec: EntrySpec, fn: cst.FunctionDef, cls: str | None,
-                calls: list[Site], prediction: Prediction) -> list[Event]:
+                calls: list[Site], prediction: Prediction, functions: Functions) -> list[Event]:
     """The frame traced once more, for the compile the first of `calls` causes (its notes are the
     first walk's, not repeated)."""
     parsed = project.parsed(spec.display)
@@ -713,6 +722,7 @@ def _walk_again(project: Project, settings: DynamoSettings, spec: EntrySpec, fn:
         return []
     entry = f"{spec.display}:{spec.qualname}"
     walker = Walker(project, settings, entry, fn.name.value, ENTRY_BUDGET_S)
+    functions.lend(walker)
     walker.grad_enabled = _traced_grad_mode(calls)
     _seed_call_state(walker, calls)
     scratch = Prediction()
@@ -853,9 +863,10 @@ def _walk_frame(walker: Walker, act: Act, fn: cst.FunctionDef, entry: str, predi
 
 
 def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list[CalleeFrame],
-                        prediction: Prediction, depth: int, grad_modes: list[bool] | None = None) -> None:
+                        prediction: Prediction, depth: int, grad_modes: list[bool], functions: Functions) -> None:
     """Callees whose inlining broke the graph run eagerly, and Dynamo compiles each as its own frame
-    (under the grad modes its caller runs in, when eager code does not show its calls)."""
+    (under the grad modes its caller runs in, when eager code does not show its calls). `functions`:
+    those of the walk that bound their arguments."""
     if not frames:
         return
     known = {e.key for e in prediction.events}
@@ -866,6 +877,7 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
             continue
         done.add(entry)
         walker = Walker(project, settings, entry, frame.fn.name.value, ENTRY_BUDGET_S)
+        functions.lend(walker)
         calls = [f.call for f in frames if f.call is not None and f.qualname == frame.qualname
                  and f.parsed is frame.parsed]
         walker.replay_grad_modes = _grad_modes(calls) if calls else grad_modes or [True]
@@ -874,13 +886,13 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
         if len(calls) > 1 and not _compiles_nothing(events):
             # called again by the eager frame (the next expert of a loop, the next token): its recompiles
             spec = EntrySpec(frame.parsed.summary.display, frame.qualname, "call", {}, frame.parsed.line(frame.fn))
-            recompiles = predict_recompiles(project, spec, settings, events, calls, {}, entry)
+            recompiles = predict_recompiles(project, spec, settings, events, calls, {}, entry, functions=functions)
             compiles = _compiles(recompiles, calls, settings)
             retraced: list[int] = []  # the graphs of each later compile the cache replay traced
             if _first_recompiling_call(calls, recompiles) is not None:
                 compiles = _replay_cache(project, settings, spec, frame.fn.name.value, calls, {}, events, recompiles,
                                          functools.partial(_retrace_callee, project, settings, frame, entry,
-                                                           prediction, calls, retraced))
+                                                           prediction, functions, calls, retraced), functions)
             for event in events:
                 if event.action is Action.FRAME:
                     # each compile traces its own graphs (the MoE block's break, then the dense block's none)
@@ -891,7 +903,7 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
         prediction.events.extend(e for e in _dedupe(events)
                                  if not (e.action is Action.GRAPH_BREAK and e.key in known))
         _walk_callee_frames(project, settings, walker.callee_frames, prediction, depth + 1,
-                            walker.replay_grad_modes)
+                            walker.replay_grad_modes, Functions.of(walker))
 
 
 class _CallSites:

@@ -29,6 +29,7 @@ from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.nn_module import parameters_of
 from vtlint.analyzer.variables.shapes import DATA_DEPENDENT, strides
+from vtlint.analyzer.walk import Functions
 from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
 from vtlint.trace import Action, Event
@@ -40,10 +41,11 @@ _PATH = re.compile(r"\[(\d+|'[^']*')\]|\.(\w+)")
 
 def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettings, events: list[Event],
                        calls: list[Site], facts: dict[str, ModuleFacts], entry: str,
-                       pairwise: bool = False) -> list[Event]:
+                       pairwise: bool = False, functions: Functions | None = None) -> list[Event]:
     """The guards of the compile `events` traced (for `calls[0]`) that later calls fail. `pairwise`:
     only what a call's own values fail (the check of one cache entry), not the assignments and
-    in-frame mutations that fail a guard whatever the call passes."""
+    in-frame mutations that fail a guard whatever the call passes. `functions`: the `def`s the calls'
+    walk ran, for the closures they pass."""
     out: list[Event] = []
     parsed = project.parsed(spec.display)
     if parsed is None:
@@ -95,8 +97,9 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
         out += _one_per_call([e for i, name in enumerate(params)
                               if (e := _tensor_change(frame, calls, name, i, settings, entry)) is not None],
                              lambda e: e.location)
+        functions = functions or Functions()
         out += [e for i, name in enumerate(params)
-                if (e := _function_change(frame, calls, name, i, settings, entry)) is not None]
+                if (e := _function_change(frame, calls, name, i, settings, entry, functions)) is not None]
         # the module the method is bound to, and modules passed as arguments (`logprobs(policy, ...)`, then
         # `logprobs(reference, ...)` whose parameters are frozen)
         modules = [(receiver, lambda site, r=receiver: site.kwargs.get(r))] if receiver is not None else []
@@ -130,13 +133,16 @@ def _assignments(project: Project, facts: dict[str, ModuleFacts]) -> tuple[list[
 
 
 def _function_change(frame: Event, calls: list[Site], name: str, index: int, settings: DynamoSettings,
-                     entry: str) -> Event | None:
+                     entry: str, functions: Functions) -> Event | None:
     """Another function passed where the first call passed one (`activation=F.gelu` after `F.relu`):
-    Dynamo guards the function object by identity (ID_MATCH), so each one compiles a graph of its own."""
+    Dynamo guards the function object by identity (ID_MATCH), so each one compiles a graph of its own.
+    Closures of one `def` share their code: what fails is a cell's guard (_closure_change)."""
     pick = functools.partial(_argument, index=index, name=name, default=None)
     base = pick(calls[0])
     if base is None or base.kind not in (V.LIB, V.FUNC, V.BUILTIN) or not base.ref:
         return None
+    if functions.closure(base) is not None:
+        return _closure_change(frame, calls, name, pick, settings, entry, functions)
     for site in calls[1:]:
         current = pick(site)
         if current is None or current.kind not in (V.LIB, V.FUNC, V.BUILTIN) or not current.ref \
@@ -154,6 +160,35 @@ def _function_change(frame: Event, calls: list[Site], name: str, index: int, set
                              "remedy": "compile one function per choice, or select the function by a flag "
                                        "inside the compiled code", "changed_value": shown, "once": False,
                              "distinct": len(others)})
+    return None
+
+
+def _closure_change(frame: Event, calls: list[Site], name: str, pick: Callable[[Site], Value | None],
+                    settings: DynamoSettings, entry: str, functions: Functions) -> Event | None:
+    """Closures of one `def` passed in turn (`h(t, f(1))`, then `h(t, f(2))`): Dynamo guards the code
+    (`ID_MATCH: L['g'].__code__`, which holds) and each cell the function reads, by its index in
+    `co_freevars`: `EQUALS_MATCH: L['g'].__closure__[0].cell_contents == 1` fails on the next closure's
+    value. The runtime names no Source for a cell, so neither does the event."""
+    made = functions.closure(pick(calls[0]))
+    if made is None:
+        return None
+    node, cells = made
+    for number, (cell, first) in enumerate(cells):
+        def contents(site: Site, cell: str = cell) -> Value | None:
+            found = functions.closure(pick(site))
+            return dict(found[1]).get(cell) if found is not None and found[0] is node else None
+
+        if first.kind != V.CONST or not first.known:
+            continue
+        spelled = f"L[{name!r}].__closure__[{number}].cell_contents"
+        kind = ("NONE_MATCH" if first.value is None else "TRUE_MATCH" if first.value is True else
+                "FALSE_MATCH" if first.value is False else "EQUALS_MATCH")
+        wrap = Event(Action.WRAP, frame.location, entry, frame=frame.frame, source=spelled,
+                     variable_tracker="ConstantVariable", guard_kind=kind,
+                     guard=f"{kind}: {spelled} == {first.value!r}", value=repr(first.value), confidence="medium")
+        found = _changed_values(wrap, calls, contents, [], settings, entry)
+        if found:
+            return found[0].with_(source=None, detail={**found[0].detail, "cell": cell})
     return None
 
 

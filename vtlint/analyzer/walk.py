@@ -202,6 +202,38 @@ class CalleeFrame:
 
 
 @dataclass
+class Functions:
+    """The functions a walk's `def`s and lambdas made, by their `local:` ref: a value that goes on to
+    another walk (an argument of a compiled call, of a callee frame) still names its code and cells."""
+
+    defs: dict[str, tuple[Parsed, cst.CSTNode, dict[str, Value], str | None]] = field(default_factory=dict)
+    names: dict[str, str] = field(default_factory=dict)  # their __qualname__
+
+    @classmethod
+    def of(cls, walker: Walker) -> Functions:
+        return cls(dict(walker.local_funcs), dict(walker.local_names))
+
+    def update(self, other: Functions) -> None:
+        self.defs.update(other.defs)
+        self.names.update(other.names)
+
+    def lend(self, walker: Walker) -> None:
+        """`walker` walks values made by the walk these came from."""
+        walker.local_funcs.update(self.defs)
+        walker.local_names.update(self.names)
+
+    def closure(self, value: Value | None) -> tuple[cst.CSTNode, list[tuple[str, Value]]] | None:
+        """The `def` (or lambda) a function value made here runs, and the cells it reads in `co_freevars`
+        order (sorted by name)."""
+        made = self.defs.get(value.ref or "") if value is not None and value.kind == V.FUNC else None
+        if made is None or not isinstance(made[1], (cst.FunctionDef, cst.Lambda)):
+            return None
+        _, node, cells, _ = made
+        own = {p.name.value for p in named_params(node)}
+        return node, [(name, cells[name]) for name in sorted(_names_read(node)) if name in cells and name not in own]
+
+
+@dataclass
 class WalkResult:
     events: list[Event]
     graph_count: int
