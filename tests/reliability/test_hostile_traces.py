@@ -1,6 +1,8 @@
 """A hostile structured trace never kills the run (issue 16, item 5): deeply nested
 JSON, a FIFO or a linked /dev/zero in the trace folder, and malformed `--probe`
-records are each a runtime-fault note; the intact entries are still read."""
+records are each a runtime-fault note; the intact entries are still read. The folder
+is read within a budget of bytes and entries, its problems kept to the first hundred
+(issue 35, item 10)."""
 
 from __future__ import annotations
 
@@ -84,3 +86,54 @@ def test_hostile_saved_facts_are_a_usage_error(run_cli, tmp_path: Path, data: by
     result = run_cli("check", ".", "--no-cache", "--runtime-facts", "facts.json", cwd=tmp_path)
     assert result.exit_code == 2 and "--runtime-facts" in result.stderr, result.output
     assert len(result.stderr.splitlines()) == 1
+
+
+# issue 35, item 10: the trace folder read within a budget -----------------------
+
+JUNK_HARNESS = """import os
+folder = os.environ["TORCH_TRACE"]
+for name in ("dedicated_log_torch_trace_junk.log", "vtlint_inline_junk.jsonl"):
+    with open(os.path.join(folder, name), "w") as out:
+        out.write("x\\n" * 10_000_000)
+"""
+
+
+def test_a_harness_flooding_the_trace_folder_costs_no_memory(tmp_path: Path) -> None:
+    """10 M junk lines in a log and 10 M in an inline-record file (40 MB) cost 1.3 GB and 30 s: every
+    line was kept as a problem. Now the folder is read within MAX_TRACE_ENTRIES, the first problems are
+    kept and the rest counted: one note, under 200 MB, in seconds."""
+    import subprocess
+    import sys
+
+    (tmp_path / "good.py").write_text("x = 1\n")
+    (tmp_path / "h.py").write_text(JUNK_HARNESS)
+    code = ("import resource, subprocess, sys; p = subprocess.run(sys.argv[1:], capture_output=True, text=True); "
+            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss); sys.stderr.write(p.stdout + p.stderr)")
+    started = time.monotonic()
+    proc = subprocess.run([sys.executable, "-c", code, sys.executable, "-m", "vtlint", "check", ".", "--no-cache",
+                           "--runtime-command", f"{sys.executable} h.py"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300)
+    assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr, proc.stderr
+    assert time.monotonic() - started < 120
+    assert int(proc.stdout) < 200 * 1024, f"{int(proc.stdout) // 1024} MB"  # ru_maxrss: KB on Linux
+    [note] = [line for line in proc.stderr.splitlines() if "the structured trace is damaged or cut off" in line]
+    assert "the trace folder holds more than vtlint reads" in note and "more)" in note
+
+
+def test_problems_are_kept_to_the_first_hundred_and_counted(trace: Path) -> None:
+    from vtlint.runtime.structured_trace import MAX_PROBLEMS
+
+    expected = _intact(trace)
+    (trace / "dedicated_log_torch_trace_junk.log").write_text("junk\n" * 5000)
+    facts = parse_trace_dir(trace, check_version=False)
+    assert (len(facts.problems), facts.problems.total) == (MAX_PROBLEMS, 5000)
+    assert len(facts.compiles) == expected
+
+
+def test_the_folder_budget_stops_reading_and_says_so(trace: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import vtlint.runtime.structured_trace as structured_trace
+
+    monkeypatch.setattr(structured_trace, "MAX_TRACE_ENTRIES", 10)
+    facts = parse_trace_dir(trace, check_version=False)
+    assert facts.problems[0].startswith("the trace folder holds more than vtlint reads")
+    assert len(facts.compiles) <= 10

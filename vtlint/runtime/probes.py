@@ -10,10 +10,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from vtlint.bounded import loads, read_text
+from vtlint.bounded import loads
 from vtlint.findings import Notification
 from vtlint.runtime.events import ProjectFiles
-from vtlint.runtime.structured_trace import MAX_RECORDS_BYTES, parse_recompile_reasons
+from vtlint.runtime.structured_trace import Problems, TraceBudget, parse_recompile_reasons, record_lines
 from vtlint.trace import Action, Event, entry_function
 
 PROBE_GLOB = "vtlint_probes_*.jsonl"
@@ -41,20 +41,16 @@ def read_probes(trace_dir: Path, root: Path, notifications: list[Notification]) 
     """The hook's probe records, with display paths and entries like the events'."""
     files = ProjectFiles(root)
     probes = []
+    budget, problems = TraceBudget(), Problems()
     for path in sorted(trace_dir.glob(PROBE_GLOB)):
-        try:
-            lines = read_text(path, MAX_RECORDS_BYTES, errors="replace").splitlines()
-        except OSError as exc:
-            notifications.append(Notification("runtime-fault", f"{path.name}: cannot read: {exc.strerror}"))
-            continue
-        for number, line in enumerate(lines, 1):
+        for number, line in record_lines(path, problems, budget):
             try:
                 record = loads(line)
                 if not all(isinstance(record.get(key), str) for key in _REQUIRED):
                     raise TypeError("missing fields")
                 display = files.display(record["file"])
             except (ValueError, TypeError, AttributeError):
-                notifications.append(Notification("runtime-fault", f"{path.name}:{number}: damaged probe record"))
+                problems.append(f"{path.name}:{number}: damaged probe record")
                 continue
             if display is None:
                 continue
@@ -64,11 +60,19 @@ def read_probes(trace_dir: Path, root: Path, notifications: list[Notification]) 
             lines_failed = record.get("failed") if isinstance(record.get("failed"), list) else []
             failed = [r.text for line in lines_failed if isinstance(line, str) for r in parse_recompile_reasons(line, "")]
             probes.append({
-                "entry": f"{display}:{qual}", "source": record["source"], "old": record.get("old"),
-                "new": record.get("new"), "failed_guard": failed[0] if failed else None,
-                "recompiled": bool(failed), "error": record.get("error"),
+                "entry": f"{display}:{qual}", "source": record["source"], "old": _text(record.get("old")),
+                "new": _text(record.get("new")), "failed_guard": failed[0] if failed else None,
+                "recompiled": bool(failed), "error": _text(record.get("error")),
             })
+    notifications.extend(Notification("runtime-fault", problem) for problem in problems)
+    if problems.more:
+        notifications.append(Notification("runtime-fault", f"and {problems.more:,} more damaged probe records"))
     return probes
+
+
+def _text(value: object) -> str | None:
+    """A record's value as the saved facts type it (the hook writes reprs; a damaged record, anything)."""
+    return value if value is None or isinstance(value, str) else repr(value)
 
 
 def attach_probes(events: list[Event], probes: list[dict[str, Any]]) -> list[Event]:

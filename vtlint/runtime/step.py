@@ -14,7 +14,8 @@ Saved facts (`vtlint trace --output facts.json`) are a versioned JSON document:
      "notifications": [Notification.to_dict(), ...],
      "probes": [...]}
 
-A reader refuses another format or a newer version with a clear message."""
+A reader refuses another format, a newer version or a field of the wrong type
+(facts-schema.json, checked with jsonschema) with one message naming the file."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ import shutil
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +35,7 @@ from vtlint.check import RuntimeInput
 from vtlint.findings import Level, Location, Notification
 from vtlint.runtime.events import EntryCoverage, Observed, ProjectFiles, to_events
 from vtlint.runtime.harness import HarnessRun, run_harness, terminate_raises
-from vtlint.runtime.structured_trace import (MAX_RECORDS_BYTES, TraceFacts, UnsupportedTorchVersion,
+from vtlint.runtime.structured_trace import (MAX_FACTS_BYTES, TraceFacts, UnsupportedTorchVersion,
                                               check_torch_version, parse_trace_dir)
 from vtlint.trace import Event
 
@@ -124,6 +126,9 @@ class RuntimeFacts:
         version = data.get("version")
         if not isinstance(version, int) or version > FACTS_VERSION:
             raise FactsError(f"facts format version {version!r} is newer than this vtlint reads ({FACTS_VERSION})")
+        problem = _schema_problem(data)
+        if problem:  # typed now, or a crash later while merging or rendering
+            raise FactsError(f"damaged facts file: {problem}")
         try:
             coverage = {}
             for item in data.get("coverage", []):
@@ -152,12 +157,31 @@ class RuntimeFacts:
     @classmethod
     def load(cls, path: Path) -> RuntimeFacts:
         try:
-            data = loads(read_bytes(path, MAX_RECORDS_BYTES))
+            data = loads(read_bytes(path, MAX_FACTS_BYTES))
         except OSError as exc:
             raise FactsError(f"cannot read {path}: {exc.strerror}") from None
         except ValueError as exc:  # not JSON, not UTF-8, or nested too deep
             raise FactsError(f"{path} is not JSON: {exc}") from None
-        return cls.from_dict(data)
+        try:
+            return cls.from_dict(data)
+        except FactsError as exc:
+            raise FactsError(f"{path}: {exc}") from None
+
+
+@cache
+def _validator() -> Any:
+    from jsonschema import validators
+
+    schema = json.loads((Path(__file__).parent / "facts-schema.json").read_text(encoding="utf-8"))
+    return validators.validator_for(schema)(schema)
+
+
+def _schema_problem(data: Any) -> str | None:
+    """Where saved facts first break facts-schema.json (/events/3/location/line: ...), or None."""
+    error = next(iter(_validator().iter_errors(data)), None)
+    if error is None:
+        return None
+    return f"/{'/'.join(map(str, error.absolute_path))}: {error.message[:200]}"
 
 
 def kernel_summary(facts: TraceFacts) -> dict[str, Any]:
@@ -211,8 +235,8 @@ def facts_from_trace(trace_dir: Path, root: Path, run: HarnessRun | None = None,
             return RuntimeFacts(notifications=notes, torch_version=parsed.torch_version, root=str(root),
                                 harness=run.to_dict() if run else {})
     if parsed.problems:
-        more = len(parsed.problems) - 3
-        shown = "; ".join(parsed.problems[:3]) + (f" (and {more} more)" if more > 0 else "")
+        more = parsed.problems.total - 3
+        shown = "; ".join(parsed.problems[:3]) + (f" (and {more:,} more)" if more > 0 else "")
         notes.append(_fault(f"the structured trace is damaged or cut off: {shown}; "
                             "the intact entries are still reported"))
     if run is not None and run.not_started is None and not parsed.logs:

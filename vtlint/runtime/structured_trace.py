@@ -20,15 +20,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vtlint.bounded import MiB, loads, open_text, read_text
+from vtlint.bounded import MiB, loads, open_text
 
 SUPPORTED_TORCH = ((2, 6), (2, 15))  # inclusive range of minor versions whose format we read
 TRACE_GLOB = "dedicated_log_torch_trace_*.log"
 # A trace is read only as regular files (a FIFO or a linked /dev/zero there must not hang or
-# exhaust the run), each under a size cap, line by line with each line capped too.
-MAX_LOG_BYTES = 16 * 1024 * MiB
+# exhaust the run), line by line with each line capped, and the whole folder within a budget
+# of bytes and of entries (lines that are not a payload's), shared by every file in it: a
+# harness writing 10 M junk lines costs seconds and no memory. Of the problems met, the first
+# MAX_PROBLEMS are kept and the rest counted.
+MAX_TRACE_BYTES = 4 * 1024 * MiB  # a long training run's trace, Inductor's code included, is hundreds of MB
+MAX_TRACE_ENTRIES = 1_000_000  # such a trace logs tens of thousands
 MAX_LINE_CHARS = 64 * MiB
-MAX_RECORDS_BYTES = 1024 * MiB
+MAX_PROBLEMS = 100
+MAX_FACTS_BYTES = 256 * MiB  # saved facts: about 1 KB an event
 
 
 class UnsupportedTorchVersion(Exception):
@@ -173,12 +178,48 @@ class Compile:
         return "recompile limit" in (self.fail_reason or "").lower() or "gb0039" in (self.fail_reason or "")
 
 
+class Problems(list[str]):
+    """What is wrong with a trace: the first MAX_PROBLEMS, and how many more there were."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.more = 0
+
+    def append(self, problem: str) -> None:
+        if len(self) < MAX_PROBLEMS:
+            super().append(problem)
+        else:
+            self.more += 1
+
+    @property
+    def total(self) -> int:
+        return len(self) + self.more
+
+
+class TraceBudget:
+    """What reading one trace folder may still take: bytes, and entries (lines outside a payload)."""
+
+    def __init__(self) -> None:
+        self.bytes = MAX_TRACE_BYTES
+        self.entries = MAX_TRACE_ENTRIES
+
+    def take(self, line: str, problems: list[str]) -> bool:
+        """Charge `line`; False (once with a problem saying so) when the budget is spent."""
+        spent = self.bytes < 0 or self.entries < 0
+        self.bytes -= len(line)
+        self.entries -= not line.startswith("\t")
+        if not spent and (self.bytes < 0 or self.entries < 0):  # first: said before any other problem
+            problems.insert(0, f"the trace folder holds more than vtlint reads ({MAX_TRACE_BYTES // MiB:,} MiB "
+                               f"or {MAX_TRACE_ENTRIES:,} entries): the rest is not read")
+        return self.bytes >= 0 and self.entries >= 0
+
+
 @dataclass
 class TraceFacts:
     torch_version: str | None = None
     compiles: list[Compile] = field(default_factory=list)
     inlines: list[InlineCall] = field(default_factory=list)
-    problems: list[str] = field(default_factory=list)
+    problems: Problems = field(default_factory=Problems)
     logs: list[str] = field(default_factory=list)
 
     @property
@@ -233,34 +274,42 @@ def _header(text: str, where: str, problems: list[str]) -> dict[str, Any] | None
     return data if isinstance(data, dict) else None
 
 
-def _records(path: Path, problems: list[str]) -> Iterator[_Record]:
-    """The entries of one log, streamed (a training run's trace can be large)."""
+def record_lines(path: Path, problems: list[str], budget: TraceBudget) -> Iterator[tuple[int, str]]:
+    """The numbered lines of one file of the trace folder, streamed within the folder's budget
+    (vtlint's own records, one JSON object a line, are read with it too)."""
     try:
-        handle = open_text(path, MAX_LOG_BYTES)
+        handle = open_text(path, MAX_TRACE_BYTES)
     except OSError as exc:
         problems.append(f"{path.name}: cannot read: {exc.strerror}")
         return
     with handle:
-        current: tuple[int, dict[str, Any] | None, bool] | None = None  # (line, entry, keeps its payload)
-        payload: list[str] = []
         for number, raw in enumerate(iter(lambda: handle.readline(MAX_LINE_CHARS), ""), 1):
-            line = raw[:-1] if raw.endswith("\n") else raw
-            if line.startswith("\t"):
-                if current is not None and current[2]:
-                    payload.append(line[1:])
-                continue
-            if current is not None and current[1] is not None:
-                record = _finish(current[0], current[1], payload, path.name, problems)
-                if record is not None:
-                    yield record
-            current, payload = None, []
-            if line:
-                data = _header(line, f"{path.name}:{number}", problems)
-                current = (number, data, data is not None and _reads_payload(data))
+            if not budget.take(raw, problems):
+                return
+            yield number, raw[:-1] if raw.endswith("\n") else raw
+
+
+def _records(path: Path, problems: list[str], budget: TraceBudget) -> Iterator[_Record]:
+    """The entries of one log, streamed (a training run's trace can be large)."""
+    current: tuple[int, dict[str, Any] | None, bool] | None = None  # (line, entry, keeps its payload)
+    payload: list[str] = []
+    for number, line in record_lines(path, problems, budget):
+        if line.startswith("\t"):
+            if current is not None and current[2]:
+                payload.append(line[1:])
+            continue
         if current is not None and current[1] is not None:
             record = _finish(current[0], current[1], payload, path.name, problems)
             if record is not None:
                 yield record
+        current, payload = None, []
+        if line:
+            data = _header(line, f"{path.name}:{number}", problems)
+            current = (number, data, data is not None and _reads_payload(data))
+    if current is not None and current[1] is not None:
+        record = _finish(current[0], current[1], payload, path.name, problems)
+        if record is not None:
+            yield record
 
 
 def _finish(number: int, data: dict[str, Any], lines: list[str], log: str, problems: list[str]) -> _Record | None:
@@ -648,17 +697,18 @@ def parse_trace_dir(directory: Path, *, check_version: bool = True) -> TraceFact
     """All facts of a TORCH_TRACE directory (one log per process), plus the
     inline records vtlint's hook wrote there."""
     facts = TraceFacts()
+    budget = TraceBudget()
     logs = sorted(directory.glob(TRACE_GLOB), key=_written) if directory.is_dir() else []
     for log in logs:
         facts.logs.append(log.name)
         reader = _Reader(facts, log.name)
-        for record in _records(log, facts.problems):
+        for record in _records(log, facts.problems, budget):
             try:
                 reader.feed(record)
             except (KeyError, TypeError, ValueError, AttributeError) as exc:
                 facts.problems.append(f"{log.name}:{record.line}: unexpected entry ({type(exc).__name__}: {exc})")
     _inherit_frames(facts.compiles)
-    facts.inlines = read_inline_records(directory, facts.problems)
+    facts.inlines = read_inline_records(directory, facts.problems, budget)
     if check_version and facts.torch_version:
         check_torch_version(facts.torch_version)
     return facts
@@ -685,17 +735,12 @@ def _inherit_frames(compiles: list[Compile]) -> None:
 INLINE_GLOB = "vtlint_inline_*.jsonl"
 
 
-def read_inline_records(directory: Path, problems: list[str]) -> list[InlineCall]:
+def read_inline_records(directory: Path, problems: list[str], budget: TraceBudget) -> list[InlineCall]:
     calls: list[InlineCall] = []
     if not directory.is_dir():
         return calls
     for path in sorted(directory.glob(INLINE_GLOB)):
-        try:
-            lines = read_text(path, MAX_RECORDS_BYTES, errors="replace").splitlines()
-        except OSError as exc:
-            problems.append(f"{path.name}: cannot read: {exc.strerror}")
-            continue
-        for number, line in enumerate(lines, 1):
+        for number, line in record_lines(path, problems, budget):
             try:
                 calls.append(InlineCall(**loads(line)))
             except (ValueError, TypeError):
