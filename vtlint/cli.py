@@ -2,10 +2,13 @@
 
 Exit codes: 0 no findings at or above the fail level; 1 findings; 2 a usage,
 configuration or internal error (a path that does not exist, an invalid
-`[tool.vtlint]`, a report that cannot be written)."""
+`[tool.vtlint]`, a report that cannot be written); 130 interrupted (Ctrl-C); 141
+the reader of standard output stopped reading (`vtlint check . | head -3`), quietly.
+A standard error that cannot be written changes none of these."""
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import shlex
@@ -17,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
+from rich.text import Text
 
 from vtlint import __version__
 from vtlint.analyzer.project import UNMATCHED_ENTRY
@@ -28,6 +32,7 @@ from vtlint.report.groups import is_note
 from vtlint.report.json_format import render_json
 from vtlint.report.shareable import shareable
 from vtlint.report.output import printable, refuse_inputs, write_atomic
+from vtlint.report.terminal import escape, for_terminal, one_line
 from vtlint.report.text import render, statistics
 from vtlint.rules.registry import all_rules, get_rule, unknown_selectors
 
@@ -36,6 +41,7 @@ if TYPE_CHECKING:
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as a shell reports a command stopped by Ctrl-C
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, as a shell reports a command whose reader went away
 FORMATS = ("text", "json", "sarif", "github", "html")
 
 
@@ -45,11 +51,16 @@ class UsageFault(click.ClickException):
     exit_code = EXIT_ERROR
 
     def show(self, file: Any = None) -> None:
-        click.echo(f"vtlint: error: {self.format_message()}", err=True)
+        click.echo(f"vtlint: error: {one_line(self.format_message())}", err=True)
 
 
-class StdoutError(OSError):
-    """Standard output cannot be written (a full disk, a closed pipe)."""
+class StdoutError(Exception):
+    """Standard output cannot be written (a full disk, a closed pipe). Not an OSError: Click
+    would take a closed pipe's for its own and exit 1."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(error.strerror)
+        self.errno, self.strerror = error.errno, error.strerror
 
 
 class _Stdout:
@@ -63,7 +74,7 @@ class _Stdout:
         try:
             return self._stream.write(printable(text))
         except OSError as exc:
-            raise StdoutError(exc.errno, exc.strerror) from None
+            raise StdoutError(exc) from None
 
     def flush(self) -> None:
         if self._stream.closed:
@@ -71,7 +82,32 @@ class _Stdout:
         try:
             self._stream.flush()
         except OSError as exc:
-            raise StdoutError(exc.errno, exc.strerror) from None
+            raise StdoutError(exc) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+class _Stderr:
+    """sys.stderr while a command runs: a message that cannot be written is dropped (there is
+    nowhere to say so), and the exit code stays the run's own."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.failed = False
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(printable(text))
+        except OSError:
+            self.failed = True
+            return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except (OSError, ValueError):
+            self.failed = True
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
@@ -95,31 +131,44 @@ class DefaultCheckGroup(click.Group):
             args = ["check", *args]
         return super().parse_args(ctx, args)
 
-    def invoke(self, ctx: click.Context) -> Any:
-        """Ctrl-C exits 130; an unwritable stdout exits 2 with one line, not a traceback."""
-        real = sys.stdout
-        sys.stdout = _Stdout(real)
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """The streams of the whole command, its parsing too (`--help` writes): an unwritable
+        stdout exits 2 with one line, not a traceback (141 and quiet when its reader went away);
+        an unwritable stderr is dropped."""
+        real_out, real_err = sys.stdout, sys.stderr
+        err = _Stderr(real_err)
+        sys.stdout, sys.stderr = _Stdout(real_out), err
         try:
             try:
-                return super().invoke(ctx)
+                return super().main(*args, **kwargs)
             finally:
                 sys.stdout.flush()
+                sys.stderr.flush()
+        except StdoutError as exc:
+            _discard_pending(real_out)
+            if exc.errno == errno.EPIPE:
+                sys.exit(EXIT_BROKEN_PIPE)
+            click.echo(f"vtlint: error: cannot write to standard output: {exc.strerror}", err=True)
+            sys.exit(EXIT_ERROR)
+        finally:
+            if err.failed:
+                _discard_pending(real_err)
+            sys.stdout, sys.stderr = real_out, real_err
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Ctrl-C exits 130 with one line."""
+        try:
+            return super().invoke(ctx)
         except KeyboardInterrupt:
             click.echo("vtlint: interrupted", err=True)
-            for stream in (real, sys.stderr):
+            for stream in (sys.stdout, sys.stderr):
                 try:
                     stream.flush()
-                except (OSError, ValueError):
+                except (StdoutError, ValueError):
                     pass
             # leave now: the interpreter's exit would join the analysis pool's manager thread, which
             # can wait forever on a worker stopped mid-message (the workers are already stopped)
             os._exit(EXIT_INTERRUPTED)
-        except StdoutError as exc:
-            _discard_pending(real)
-            click.echo(f"vtlint: error: cannot write to standard output: {exc.strerror}", err=True)
-            ctx.exit(EXIT_ERROR)
-        finally:
-            sys.stdout = real
 
 
 def _split_codes(values: tuple[str, ...]) -> list[str]:
@@ -236,7 +285,7 @@ def main() -> None:
 @click.option("--statistics", "show_statistics", is_flag=True, help="Print the number of findings per code.")
 @click.option("--show-notes", "-v", "--verbose", "show_notes", is_flag=True, help="Also print notes: inlined calls, and what the static pass cannot resolve (counted in the summary otherwise).")
 @click.option("--quiet", "-q", is_flag=True, help="Print findings only: no summary, no notifications.")
-@click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, help="Parallel workers; 0 means one per core.")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=0, help="Parallel workers, at most one per core; 0 means one per core.")
 @click.option("--no-cache", is_flag=True, help="Do not read or write the analysis cache.")
 @click.option("--color", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True)
 @click.option("--config", "config_file", type=click.Path(path_type=Path, dir_okay=False), help="Use this pyproject.toml instead of the nearest one.")
@@ -272,7 +321,7 @@ def _check(paths: list[Path], fmt: str, output: Path | None, config_file: Path |
     advance, stop = _progress(sys.stderr.isatty() and not quiet and fmt == "text" and output is None)
     try:
         runtime = _runtime(config, opts, sys.stderr.isatty() and not quiet, paths)
-        result = _run(paths, config, shard, jobs=jobs or os.cpu_count() or 1, use_cache=not no_cache, progress=advance,
+        result = _run(paths, config, shard, jobs=_workers(jobs), use_cache=not no_cache, progress=advance,
                       runtime=runtime)
     except UsageFault:
         stop()
@@ -283,25 +332,29 @@ def _check(paths: list[Path], fmt: str, output: Path | None, config_file: Path |
     stop()
     result = shareable(result)  # reports are shared: installed files by their path inside site-packages
     prints = _baselines(result, config, opts)
-    for missing in result.missing:
-        err.print(f"[bold red]error[/]: {missing}: no such file or directory")
+    shown = for_terminal(result)  # what text, annotations and stderr show: control characters escaped
+    for missing in shown.missing:
+        err.print(Text.assemble(("error", "bold red"), f": {missing}: no such file or directory"))
     empty = not result.files and not result.missing and shard is None  # a shard may fairly be empty
     if empty:
         _say_empty(err, paths, config, opts["allow_empty"])
     if not quiet:
-        for note in result.notifications:
+        for note in shown.notifications:
             if is_note(note) and not show_notes:
                 continue  # counted in the summary
             where = f"{note.location.path}:{note.location.line}:{note.location.column}: " if note.location else ""
-            err.print(f"[yellow]{note.level.value}[/]: {where}{note.message}", soft_wrap=True, highlight=False)
+            err.print(Text.assemble((note.level.value, "yellow"), f": {where}{note.message}"), soft_wrap=True,
+                      highlight=False)
     if fmt == "text" and output is None:
         out = _console(color, sys.stdout)
-        render(result, out, show_notes=show_notes, grouped=out.is_terminal and not quiet, quiet=quiet)
+        render(shown, out, show_notes=show_notes, grouped=out.is_terminal and not quiet, quiet=quiet)
         if show_statistics:
-            statistics(result, out, show_notes)
+            statistics(shown, out, show_notes)
     else:
         sarif = {"category": opts["sarif_category"], "prints": prints, "shard": str(shard) if shard else None}
-        text = _render(result, fmt, show_notes, config.root, **sarif) if fmt != "text" else _plain_text(result, show_notes)
+        # GitHub's log shows annotations as a terminal would; JSON, SARIF and HTML escape what they carry
+        text = _plain_text(shown, show_notes) if fmt == "text" else \
+            _render(shown if fmt == "github" else result, fmt, show_notes, config.root, **sarif)
         if output is None:
             sys.stdout.write(text)
         else:
@@ -317,11 +370,17 @@ def _check(paths: list[Path], fmt: str, output: Path | None, config_file: Path |
 
 def _say_empty(err: Console, paths: list[Path], config: Config, allowed: bool) -> None:
     """No file analyzed is not an all-clear: say why (the exclusion that applied)."""
-    level = "[yellow]warning[/]" if allowed else "[bold red]error[/]"
+    level = ("warning", "yellow") if allowed else ("error", "bold red")
     hint = "" if allowed else " (--allow-empty exits 0)"
-    err.print(f"{level}: no Python files analyzed{hint}", highlight=False)
+    err.print(Text.assemble(level, f": no Python files analyzed{hint}"), highlight=False)
     for reason in why_empty(paths, config):
-        err.print(f"  {reason}", highlight=False, soft_wrap=True)
+        err.print(Text(f"  {escape(reason)}"), highlight=False, soft_wrap=True)
+
+
+def _workers(jobs: int) -> int:
+    """--jobs, at most one worker per core this process may use (0: one per core)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return min(jobs, cores) if jobs else cores
 
 
 def _inputs(result: CheckResult, config: Config, opts: dict[str, Any]) -> list[Path]:
@@ -393,7 +452,7 @@ def _plain_text(result: CheckResult, show_notes: bool) -> str:
 
 
 def _internal_error(exc: BaseException) -> int:
-    click.echo(f"vtlint: internal error: {type(exc).__name__}: {exc}", err=True)
+    click.echo(f"vtlint: internal error: {type(exc).__name__}: {one_line(str(exc))}", err=True)
     if os.environ.get("VTLINT_DEBUG"):
         traceback.print_exc()
     else:
@@ -431,7 +490,7 @@ def trace_cmd(command: tuple[str, ...], output: Path, timeout: float | None, pro
     except OSError as exc:
         raise UsageFault(f"cannot write {output}: {exc.strerror}") from None
     for note in facts.notifications:
-        click.echo(f"{note.level.value}: {note.message}", err=True)
+        click.echo(f"{note.level.value}: {escape(note.message)}", err=True)
     entries = len(facts.coverage)
     click.echo(f"{output}: {len(facts.events)} runtime facts from {entries} compiled entr{'y' if entries == 1 else 'ies'}.", err=True)
     sys.exit(EXIT_OK if facts.harness.get("exit_code") == 0 else EXIT_FINDINGS)

@@ -155,9 +155,12 @@ class Project:
         self.by_module: dict[str, ModuleSummary] = {}
         for summary in summaries:
             parts = summary.module.split(".")
-            # `import seed` from a script beside it, or the full dotted path from the root
+            # `import seed` from a script beside it, or the full dotted path from the root; never as
+            # torch (a `torch/` folder in the tree is linted, but torch is the installed one, whether
+            # `check .` or `check model.py`)
             for i in range(len(parts)):
-                self.by_module.setdefault(".".join(parts[i:]), summary)
+                if parts[i] != "torch":
+                    self.by_module.setdefault(".".join(parts[i:]), summary)
         self._parsed: dict[str, Parsed | None] = {}
         self._library: dict[str, ModuleSummary | None] = {}
         self._splits: dict[str, tuple[ModuleSummary, str] | None] = {}

@@ -10,7 +10,7 @@ from vtlint.bounded import loads, read_bytes
 from vtlint.check import CheckResult
 from vtlint.findings import Level, Notification
 from vtlint.report.fingerprint import NAMESPACE, SourceLines, fingerprints
-from vtlint.report.sarif_merge import MAX_LOG_BYTES, member
+from vtlint.report.sarif_merge import MAX_LOG_BYTES, member, schema_problem
 
 
 class BaselineError(Exception):
@@ -27,12 +27,14 @@ def load_baseline(path: Path) -> set[str]:
         raise BaselineError(f"baseline {path} is not JSON: {exc}") from None
     if not isinstance(log, dict) or not isinstance(log.get("runs"), list):
         raise BaselineError(f"baseline {path} is not a SARIF log (no runs)")
+    problem = schema_problem(log)  # as `vtlint merge` refuses it: a baseline that hides nothing is no baseline
+    if problem:
+        raise BaselineError(f"baseline {path} is not valid SARIF 2.1.0 at {problem}")
     found: set[str] = set()
     for run in log["runs"]:
         if member(member(run, "tool"), "driver").get("name") != "vtlint":
             continue
-        results = run.get("results", [])
-        for result in results if isinstance(results, list) else []:
+        for result in run.get("results", []):
             fingerprint = member(result, "partialFingerprints").get(NAMESPACE)
             if isinstance(fingerprint, str):
                 found.add(fingerprint)

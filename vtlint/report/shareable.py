@@ -9,7 +9,8 @@ server keeps the absolute paths: there they are links the editor opens."""
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from vtlint.analyzer import EntryInfo
@@ -27,31 +28,38 @@ def shorten(text: str) -> str:
     return _INSTALLED.sub(SHOWN + "/", text) if "-packages" in text else text
 
 
-def _location(location: Location) -> Location:
-    path = shorten(location.path)
+Rewrite = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class _Rewrites:
+    text: Rewrite  # messages, entry names
+    path: Rewrite  # file paths
+
+
+def _location(location: Location, fn: _Rewrites) -> Location:
+    path = fn.path(location.path)
     return location if path == location.path else replace(location, path=path)
 
 
-def _related(items: tuple[Related, ...]) -> tuple[Related, ...]:
-    return tuple(replace(r, location=_location(r.location), message=shorten(r.message)) for r in items)
+def _related(items: tuple[Related, ...], fn: _Rewrites) -> tuple[Related, ...]:
+    return tuple(replace(r, location=_location(r.location, fn), message=fn.text(r.message)) for r in items)
 
 
-def _entry(entry: str | None) -> str | None:
-    return shorten(entry) if entry else entry
+def _finding(finding: Finding, fn: _Rewrites) -> Finding:
+    fix = finding.fix and replace(finding.fix, description=fn.text(finding.fix.description))
+    return replace(finding, location=_location(finding.location, fn), message=fn.text(finding.message),
+                   related=_related(finding.related, fn), chain=_related(finding.chain, fn),
+                   entry=finding.entry and fn.text(finding.entry), entries=tuple(fn.text(e) for e in finding.entries),
+                   fix=fix)
 
 
-def _finding(finding: Finding) -> Finding:
-    return replace(finding, location=_location(finding.location), message=shorten(finding.message),
-                   related=_related(finding.related), chain=_related(finding.chain), entry=_entry(finding.entry),
-                   entries=tuple(shorten(e) for e in finding.entries))
+def _entry_info(info: EntryInfo, fn: _Rewrites) -> EntryInfo:
+    return replace(info, entry=fn.text(info.entry), location=_location(info.location, fn))
 
 
-def _entry_info(info: EntryInfo) -> EntryInfo:
-    return replace(info, entry=shorten(info.entry), location=_location(info.location))
-
-
-def _notification(note: Notification) -> Notification:
-    return replace(note, message=shorten(note.message), location=_location(note.location) if note.location else None)
+def _notification(note: Notification, fn: _Rewrites) -> Notification:
+    return replace(note, message=fn.text(note.message), location=note.location and _location(note.location, fn))
 
 
 def _runtime(runtime: dict[str, Any]) -> dict[str, Any]:
@@ -70,10 +78,17 @@ def _runtime(runtime: dict[str, Any]) -> dict[str, Any]:
             **({"unlinked": unlinked} if "unlinked" in runtime else {})}
 
 
+def rewritten(result: CheckResult, text: Rewrite, runtime: Callable[[dict[str, Any]], dict[str, Any]],
+              path: Rewrite | None = None) -> CheckResult:
+    """The result with `text` applied to every message and entry name a report shows, `path`
+    (default: `text`) to every file path."""
+    fn = _Rewrites(text, path or text)
+    return replace(result, findings=[_finding(f, fn) for f in result.findings],
+                   notifications=[_notification(n, fn) for n in result.notifications],
+                   files=[fn.path(f) for f in result.files], entries=[_entry_info(e, fn) for e in result.entries],
+                   texts={fn.path(name): source for name, source in result.texts.items()}, runtime=runtime(result.runtime))
+
+
 def shareable(result: CheckResult) -> CheckResult:
     """The result with installed files named inside their install folder."""
-    return replace(result, findings=[_finding(f) for f in result.findings],
-                   notifications=[_notification(n) for n in result.notifications],
-                   files=[shorten(f) for f in result.files], entries=[_entry_info(e) for e in result.entries],
-                   texts={shorten(path): text for path, text in result.texts.items()},
-                   runtime=_runtime(result.runtime))
+    return rewritten(result, shorten, _runtime)

@@ -203,18 +203,45 @@ def _fault(message: str, level: Level = Level.WARNING) -> Notification:
 
 
 _SECRET_NAME = re.compile(r"TOKEN|SECRET|PASSW|API_?KEY|CREDENTIAL|AUTH", re.IGNORECASE)
+REDACTED = "<redacted>"
+# Secrets by the shape of their value, wherever they come from (a harness printing its
+# database URL): a URL's password, tokens with a vendor's prefix (GitHub, GitLab, Slack,
+# OpenAI, Hugging Face, AWS), a JWT, and any 32+ character run of base64url characters
+# mixing upper case, lower case and digits (hex digests and Python names never do; `/`
+# ends a run, so a path is never taken for one).
+_URL_PASSWORD = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^\s/:@]*):[^\s/@]+@")
+_TOKEN = re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_\w{20,}|glpat-[\w-]{20,}|xox[abprs]-[\w-]{10,}"
+                    r"|sk-[\w-]{20,}|hf_[A-Za-z0-9]{20,}|(?:AKIA|ASIA)[A-Z0-9]{16}"
+                    r"|eyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,})")
+_LONG = re.compile(r"(?<![\w+=-])(?=[\w+=-]*[A-Z])(?=[\w+=-]*[a-z])(?=[\w+=-]*\d)[\w+=-]{32,}")
+
+
+def _redact_secrets(text: str) -> str:
+    """`text` without secrets: secret-looking environment variables by name (their value shown as
+    `$NAME`), and the values that look like secrets by their shape."""
+    for name, value in os.environ.items():
+        if _SECRET_NAME.search(name) and len(value) >= 4:
+            text = text.replace(value, f"${name}")
+    text = _URL_PASSWORD.sub(rf"\1:{REDACTED}@", text)
+    return _LONG.sub(REDACTED, _TOKEN.sub(REDACTED, text))
 
 
 def redact(text: str, root: Path, scratch: Path) -> str:
     """Harness output and command lines end up in shared reports: never with the
-    machine's paths (private temp dir, project root, home) or secret-looking variables."""
-    for name, value in os.environ.items():
-        if _SECRET_NAME.search(name) and len(value) >= 4:
-            text = text.replace(value, f"${name}")
+    machine's paths (private temp dir, project root, home) or secrets."""
+    text = _redact_secrets(text)
     for path, shown in ((scratch, "<tmp>"), (root, "."), (Path.home(), "~")):
         if len(str(path)) > 1:
             text = text.replace(str(path), shown)
     return text
+
+
+def _harness(run: HarnessRun | None, root: Path, scratch: Path) -> dict[str, Any]:
+    """The harness's record, its command line redacted as its output is."""
+    if run is None:
+        return {}
+    record = run.to_dict()
+    return {**record, "command": redact(str(record["command"]), root, scratch)}
 
 
 def facts_from_trace(trace_dir: Path, root: Path, run: HarnessRun | None = None,
@@ -233,7 +260,7 @@ def facts_from_trace(trace_dir: Path, root: Path, run: HarnessRun | None = None,
         except UnsupportedTorchVersion as exc:
             notes.append(_fault(f"runtime facts ignored: {exc}", Level.ERROR))
             return RuntimeFacts(notifications=notes, torch_version=parsed.torch_version, root=str(root),
-                                harness=run.to_dict() if run else {})
+                                harness=_harness(run, root, trace_dir.parent))
     if parsed.problems:
         more = parsed.problems.total - 3
         shown = "; ".join(parsed.problems[:3]) + (f" (and {more:,} more)" if more > 0 else "")
@@ -244,7 +271,7 @@ def facts_from_trace(trace_dir: Path, root: Path, run: HarnessRun | None = None,
                             "(or torch was not imported in the processes it started)"))
     observed = to_events(parsed, root, outside, library_frames=library_frames)
     return RuntimeFacts(
-        events=observed.events, coverage=observed.coverage, harness=run.to_dict() if run else {},
+        events=observed.events, coverage=observed.coverage, harness=_harness(run, root, trace_dir.parent),
         kernels=kernel_summary(parsed), notifications=notes, torch_version=parsed.torch_version, root=str(root),
         unlinked=observed.unlinked,
     )
