@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
@@ -66,6 +68,26 @@ class Chunk:
         return self._owned
 
 
+class ReadingClock:
+    """Seconds this process spent reading source (LibCST's parse of an installed package's module, a
+    module's positions): a walk's time budget bounds its own work, not the first read of a large
+    library (`transformers/modeling_utils.py`), whose cost is the file's size, whatever the code does."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+
+    @contextmanager
+    def timed(self) -> Iterator[None]:
+        started = time.monotonic()
+        try:
+            yield
+        finally:
+            self.seconds += time.monotonic() - started
+
+
+READING = ReadingClock()
+
+
 class Positions:
     """Node -> CodeRange over a module assembled from chunks: each chunk's relative
     ranges moved down by where the chunk starts in this version of the text. A module
@@ -100,7 +122,8 @@ class Positions:
 
     def get(self, node: cst.CSTNode) -> CodeRange | None:
         if self._unplaced is not None:
-            self._whole, self._unplaced = Chunk.of(self._unplaced).ranges, None
+            with READING.timed():
+                self._whole, self._unplaced = Chunk.of(self._unplaced).ranges, None
         if self._whole is not None:
             return self._whole.get(node)
         found = self._ranges.get(node)

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from vtlint.analyzer.chunks import ChunkCache, Positions, parse_chunked, python_parse
+from vtlint.analyzer import reexports
+from vtlint.analyzer.chunks import READING, ChunkCache, Positions, parse_chunked, python_parse
 from vtlint.analyzer.summary import (
     SETTER,
     ClassSummary,
@@ -164,6 +165,7 @@ class Project:
         self._parsed: dict[str, Parsed | None] = {}
         self._library: dict[str, ModuleSummary | None] = {}
         self._splits: dict[str, tuple[ModuleSummary, str] | None] = {}
+        self._stars: dict[tuple[str, str], str | None] = {}
         self._mros: dict[tuple[str, str], list[tuple[ModuleSummary, ClassSummary]]] = {}
         self.library_displays: set[str] = set()
         self.library_roots = _library_roots()
@@ -253,8 +255,9 @@ class Project:
 
     def _load_library(self, path: Path, name: str) -> ModuleSummary | None:
         try:
-            text = path.read_text(encoding="utf-8")
-            module = cst.parse_module(text)
+            with READING.timed():
+                text = path.read_text(encoding="utf-8")
+                module = cst.parse_module(text)
         except (OSError, UnicodeDecodeError, cst.ParserSyntaxError, RecursionError):
             return None
         display = path.as_posix()
@@ -265,6 +268,25 @@ class Project:
         self.summaries.setdefault(display, summary)
         self._parsed[display] = parsed_module(summary, text, module)
         return summary
+
+    def star_binding(self, summary: ModuleSummary, name: str) -> str | None:
+        """What `name` of `summary`'s module is through its star imports (`transformers.MixtralConfig`,
+        re-exported lazily: the class of `...mixtral.configuration_mixtral`), or None."""
+        if not summary.star_imports or not summary.module:
+            return None
+        key = (summary.module, name)
+        if key not in self._stars:  # asked again by every read of the name
+            self._stars[key] = reexports.binding(summary.module, name, self._module_file)
+        return self._stars[key]
+
+    def _module_file(self, name: str) -> Path | None:
+        project = self.by_module.get(name)
+        if project is not None and not self.is_library(project.display):
+            return Path(project.display) if Path(project.display).is_absolute() else None
+        parts = name.split(".")
+        if parts[0] in NOT_INLINED_ROOTS or parts[0] in sys.stdlib_module_names:
+            return None
+        return _library_file(self._roots_key, tuple(parts))
 
     def function(self, dotted_name: str) -> tuple[ModuleSummary, FunctionSummary] | None:
         found = self._defining(dotted_name)
@@ -289,6 +311,12 @@ class Project:
             target = summary.imports[rest]
             if target != dotted_name:
                 return self._defining(target, hops - 1) or found
+        head, dot, tail = rest.partition(".")
+        if head and head not in summary.classes and head not in summary.functions and head not in summary.imports \
+                and head not in summary.globals:
+            target = self.star_binding(summary, head)
+            if target is not None and target != dotted_name:
+                return self._defining(f"{target}{dot}{tail}", hops - 1) or found
         return found
 
     def mro(self, summary: ModuleSummary, cls: ClassSummary, depth: int = 0) -> list[tuple[ModuleSummary, ClassSummary]]:

@@ -23,8 +23,8 @@ from vtlint.analyzer.summary import ClassSummary, ModuleSummary
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.library import is_torch_nn_class
 from vtlint.analyzer.variables.user_defined import (
-    dataclass_fields,
     fill_dict_storage,
+    generated_init,
     init_of,
     is_dataclass_like,
     is_dict_subclass,
@@ -242,10 +242,10 @@ class ObjectModel:
         """`__init__` of an object built outside the traced frame, walked in construction
         mode: its stores fill `value.attrs`; no guard, break or graph op is recorded."""
         if init_of(self.walker, summary, cls) is None and is_dataclass_like(self.project, summary, cls):
-            dataclass_fields(self.project, value, summary, cls, args, kwargs)  # the generated `__init__`
+            extra = generated_init(self.project, value, summary, cls, args, kwargs)
             post_init = post_init_of(self.project, summary, cls)
             if post_init is not None:
-                self._run_method(value, summary, cls, post_init, [], {})
+                self._run_method(value, summary, cls, post_init, [], extra)
             return
         init = init_of(self.walker, summary, cls)
         if init is not None:

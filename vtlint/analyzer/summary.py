@@ -526,10 +526,18 @@ def _folded(node: cst.BinaryOperation, imports: dict[str, str]) -> Value:
     return V.compute(BINOPS[type(node.operator)], *numbers)
 
 
+# Decorators whose effect the walk models itself rather than running them: huggingface_hub's
+# `strict(accept_kwargs=True)` makes the dataclass's `__init__` hand unknown keywords to `__post_init__`
+# (variables/user_defined.passes_extra_kwargs).
+MODELLED_DECORATORS = frozenset({"huggingface_hub.dataclasses.strict"})
+
+
 def pure_decorator(decorator: cst.BaseExpression, imports: dict[str, str]) -> bool:
-    """A decorator (or decorator factory's call) of a package whose decorators bind names only."""
+    """A decorator (or decorator factory's call) of a package whose decorators bind names only, or one
+    whose effect the walk models itself."""
     target = decorator.func if isinstance(decorator, cst.Call) else decorator
-    return resolve(dotted(target) or "", imports).split(".")[0] in _PURE_DECORATOR_ROOTS
+    name = resolve(dotted(target) or "", imports)
+    return name.split(".")[0] in _PURE_DECORATOR_ROOTS or name in MODELLED_DECORATORS
 
 
 def has_effects(stmt: cst.BaseStatement, imports: dict[str, str]) -> bool:
@@ -556,6 +564,8 @@ def _computed(node: cst.BaseExpression) -> bool:
     made of lambdas or arithmetic (a lone lambda is summarized as the function it is)."""
     if isinstance(node, cst.BinaryOperation):
         return True
+    if isinstance(node, cst.Call) and any(arg.star for arg in node.args):
+        return True  # `NAMES = OrderedDict(**{"gpt-sw3": "GPT2Config"}, **NAMES)`: its arguments spread at run time
     if isinstance(node, (cst.Dict, cst.List, cst.Tuple)):
         values = [e.value for e in node.elements if isinstance(e, (cst.DictElement, cst.Element))]
         return any(isinstance(v, cst.Lambda) or _computed(v) for v in values)

@@ -12,6 +12,7 @@ as Dynamo does, or gives up on the frame when the break sits inside a loop."""
 
 from __future__ import annotations
 
+import functools
 import operator
 import sys
 import time
@@ -26,6 +27,7 @@ import libcst as cst
 from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
 from vtlint.analyzer.builder import Guard, VariableBuilder
+from vtlint.analyzer.chunks import READING
 from vtlint.analyzer.effects import patches, registers
 from vtlint.analyzer.entries import Site
 from vtlint.analyzer.index import Parsed, Project
@@ -57,7 +59,7 @@ from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.builtin import BUILTIN_NAMES
 from vtlint.analyzer.variables.config_text import PARSERS
-from vtlint.analyzer.variables.dicts import set_item
+from vtlint.analyzer.variables.dicts import dict_of, set_item
 from vtlint.analyzer.variables.library import DATA_PTR, PARTIAL, UNSPECIALIZED, is_torch_nn_class, partial_of
 from vtlint.analyzer.variables.lists import NONEMPTY, RangeVariable
 from vtlint.analyzer.variables.nn_module import parameters_of
@@ -79,6 +81,8 @@ MAX_DEPTH = 20  # inlining depth: Dynamo stops only at Python's recursion limit;
 MAX_ACTIVE = 28  # calls active at once, constructions included
 MODULE_FRAME = "<module>"  # the qualname of a script's top level, walked eagerly by the driver
 MAX_UNROLL = 64  # loop iterations walked one by one
+# ... of a comprehension run eagerly (a library's registry inverted at import: `{v: k for k, v in NAMES.items()}`)
+MAX_EAGER_UNROLL = 4096
 MAX_STEPS = 50_000  # statements per entry before "too complex"
 MAX_EAGER_STEPS = 50_000  # statements of eager code (constructions, scripts) per walk
 
@@ -93,6 +97,10 @@ _CMPOPS = {
     cst.Equal: operator.eq, cst.NotEqual: operator.ne, cst.LessThan: operator.lt, cst.LessThanEqual: operator.le,
     cst.GreaterThan: operator.gt, cst.GreaterThanEqual: operator.ge,
 }
+
+
+# Calls that build a dict, evaluated where a module's or class's body makes one.
+DICT_MAKERS = frozenset({"dict", "collections.OrderedDict"})
 
 
 class TooComplex(Exception):
@@ -278,6 +286,7 @@ class Walker:
         self.breaks = 0
         self.steps = 0
         self.deadline = time.monotonic() + budget_s
+        self.read_before = READING.seconds
         self.timed_out = False  # the budget ran out (a result that depends on the machine's speed)
         self.notes: list[str] = []
         self.local_funcs: dict[str, tuple[Parsed, cst.CSTNode, dict[str, Value], str | None]] = {}
@@ -300,7 +309,14 @@ class Walker:
         self.stack_depth = 0  # values waiting on the frame's operand stack (a resume function's ___stackN)
         self.handlers = 0  # enclosing `try` blocks with handlers, across inlined calls
         self.in_try = 0  # the frame's own enclosing `try` bodies and handlers: Dynamo cannot resume inside them
+        self.catching: list[frozenset[str]] = []  # what each enclosing `try`'s handlers catch, innermost last
         self.uncertain = 0  # enclosing branches the walk takes without knowing they run
+
+    @functools.cached_property
+    def library_entry(self) -> bool:
+        """The compiled frame is an installed package's (`torch.compile(model)` of a transformers model): its
+        events stay where Dynamo sees them, in the package's files; a report places them at the user's line."""
+        return self.project.is_library(self.entry.rpartition(":")[0])
 
     # events --------------------------------------------------------------------
     def loc(self, act: Act, node: cst.CSTNode) -> Location:
@@ -311,7 +327,7 @@ class Walker:
         if self.eager:
             return None
         location, chain = self.loc(act, node), act.chain
-        if self.project.is_library(act.display):
+        if self.project.is_library(act.display) and not self.library_entry:
             # inside an installed package: reported at the innermost line of the user's code
             # (as Dynamo's user stack does); calls between library functions are not news
             user = [link for link in chain if not self.project.is_library(link.location.path)]
@@ -453,8 +469,12 @@ class Walker:
             self.steps += 1
             if self.steps > MAX_STEPS:
                 raise TooComplex(timed_out=False)
-        if (self.steps + self.eager_steps) % 256 == 0 and time.monotonic() > self.deadline:
+        if (self.steps + self.eager_steps) % 256 == 0 and self.clock() > self.deadline:
             raise TooComplex(timed_out=True)
+
+    def clock(self) -> float:
+        """The walk's own time: the clock less the time spent reading source since the walk began."""
+        return time.monotonic() - (READING.seconds - self.read_before)
 
     def _calls_run_eagerly(self, act: Act, body: cst.BaseSuite, initial: dict[str, Value]) -> list[CalleeFrame]:
         """The project functions a skipped frame calls, the whole frame run once in eager mode."""
@@ -690,6 +710,10 @@ class Walker:
         self.module_envs[summary.display] = act.env
         with self._outside_trace():
             try:
+                # a name imported and then rebound (`NAMES = OrderedDict(**extra, **NAMES)`) is the
+                # import's until the statement that rebinds it runs
+                for name in summary.imports.keys() & summary.globals.keys():
+                    act.env[name] = self.dotted_value(summary.imports[name], None)
                 # the statements that change objects; the others only bind names the summary knows
                 self.block([s for s in parsed.module.body if has_effects(s, summary.imports)], act)
             except WalkAborted[:-1]:  # what ran before the walk stopped is the module as far as it got
@@ -808,6 +832,7 @@ class Walker:
     def try_stmt(self, stmt: cst.Try, act: Act) -> None:
         handlers = len(stmt.handlers) > 0
         self.handlers += handlers
+        self.catching.append(_caught_names(stmt.handlers))
         root = act.depth == 0  # an inlined callee's try is not where Dynamo resumes: the call is
         self.in_try += root
         raised: _Raised | None = None
@@ -819,6 +844,7 @@ class Walker:
             raised = exc
         finally:
             self.handlers -= handlers
+            self.catching.pop()
         try:
             if raised is not None:
                 self.block(_handler(stmt.handlers, raised.name).body, act)
@@ -828,6 +854,14 @@ class Walker:
             self.block(stmt.orelse.body, act)
         if stmt.finalbody:
             self.block(stmt.finalbody.body, act)
+
+    def raises(self, name: str) -> None:
+        """Python raises the built-in exception `name` here (`d[key]` of a key the dict lacks): when the
+        innermost `try` catches it, the walk jumps to that handler, as Dynamo traces it; else nothing
+        is decided (the value is unknown)."""
+        caught = self.catching[-1] if self.catching else frozenset()
+        if caught & {name, *_BASES.get(name, ())}:
+            raise _Raised(name)
 
     def raise_stmt(self, node: cst.Raise, act: Act) -> None:
         """A raise the frame handles is traced; one that leaves it is an Observed exception
@@ -1371,7 +1405,10 @@ class Walker:
         # of unknown length: one element stands for all, the first when it is known (range(n) starts at 0)
         first = iterable.first() if isinstance(iterable, RangeVariable) else V.unknown()
         filtered = False  # an element kept by a condition the walk cannot decide: the length is not known
-        for element in (elements if elements is not None else [first])[:MAX_UNROLL]:
+        limit = MAX_EAGER_UNROLL if self.eager else MAX_UNROLL
+        if elements is not None and len(elements) > limit:
+            raise _Unrolled  # cut short, the result would be a wrong value, not a partial one
+        for element in elements if elements is not None else [first]:
             self.assign(comp.target, element, act)
             kept = [self.truth(self.expr(cond.test, act), act, cond, "if") for cond in comp.ifs]
             if False in kept:
@@ -1406,6 +1443,8 @@ class Walker:
                 elif arg.star == "**":
                     if value.kind == V.DICT and value.keys is not None and value.items is not None:
                         kwargs.update({str(k): v for k, v in zip(value.keys, value.items)})
+                    elif func.kind == V.LIB and func.ref in DICT_MAKERS:
+                        func = V.unknown()  # `OrderedDict(**a, **b)` of an `a` or `b` the walk does not know
                 elif arg.keyword is not None:
                     kwargs[arg.keyword.value] = value
                 else:
@@ -1521,7 +1560,7 @@ class Walker:
                 self.use(right, act, node)
             if right.kind in (V.LIST, V.TUPLE):
                 self.length_check(right, act, node)
-            found = _membership(left, right)
+            found = _membership(left, right, eager=bool(self.eager))
             if found is None:
                 return Value(V.CONST, pytype="bool")
             return _weakest(V.const(found if isinstance(op, cst.In) else not found), left, right)
@@ -1560,7 +1599,7 @@ class Walker:
             return Value(V.CLASS, ref=f"{summary.module}.{name}" if summary.module else name, source=source)
         key = f"{summary.display}:{name}"
         executed = self.module_envs.get(summary.display)
-        if executed is None and summary.import_effects and not self.project.is_library(summary.display):
+        if executed is None and summary.import_effects and (self.eager or not self.project.is_library(summary.display)):
             executed = self.import_module(summary)  # may fill the object (`REGISTRY[name] = cls` in a decorator)
         if key in self.global_objects:  # the one object, as the import, or the frame's caller, left it
             return _first_reach(self, self.global_objects[key], source)
@@ -1582,6 +1621,9 @@ class Walker:
         if name in BUILTIN_NAMES:
             return Value(V.BUILTIN, ref=name)
         if summary.star_imports:
+            target = self.project.star_binding(summary, name)
+            if target is not None:
+                return self.dotted_value(target, source)
             self.notes.append(f"`{name}` may come from a star-import; its value is unknown")
         return V.unknown()
 
@@ -1672,6 +1714,10 @@ class Walker:
             made = self._closure_made(ref, lit, summary, act) if lit.items is not None else None
             if made is not None:
                 return made
+            if ref in DICT_MAKERS and lit.items is not None:  # `NAMES = OrderedDict([("albert", "AlbertConfig"), ...])`
+                made = dict_of([self.materialize(a, summary, None, act) for a in lit.items],
+                               {k: self.materialize(a, summary, None, act) for k, a in lit.attrs.items()})
+                return made.with_(source=source) if made.kind == V.DICT else self.objects.construct(ref, source)
             if lit.items is None or not (self.project.klass(ref) or is_torch_nn_class(ref)):
                 function = self.project.function(ref)
                 if function is not None and function[1].returns is not None:
@@ -1720,7 +1766,7 @@ class Walker:
         if target.kind != V.FUNC or not target.ref:
             return None
         found = self.function_node(target)
-        if found is None or self.project.is_library(found[0].summary.display):
+        if found is None:
             return None
         return found[0].summary.display, found[4]
 
@@ -1841,8 +1887,9 @@ class Walker:
             return _declared(self._result(inner, ret.value), decorators)
         except _InlinedBreak:
             # the caller breaks at this call; the callee, called eagerly, is compiled as its own frame
-            # (a package's own: not the user's news, and not reported by the runtime)
-            if isinstance(fn, cst.FunctionDef) and not self.project.is_library(parsed.summary.display):
+            # (a package's own only when the compiled frame is a package's too: else not the user's news)
+            if isinstance(fn, cst.FunctionDef) and (self.library_entry or
+                                                    not self.project.is_library(parsed.summary.display)):
                 self.callee_frames.append(CalleeFrame(parsed, qualname, fn, bound, cls))
             if act.depth > 0:
                 raise
@@ -2205,11 +2252,14 @@ def _module_slice(container: Value, bounds: list[Value | None]) -> Value:
     return Value(V.NN_MODULE, ref=container.ref, items=found[part], attrs=dict(container.attrs))
 
 
-def _membership(key: Value, container: Value) -> bool | None:
+def _membership(key: Value, container: Value, eager: bool = False) -> bool | None:
     """`key in container` where both are known: a dict's keys (Dynamo specializes on them), a
-    literal list or tuple of constants written in the code, or a string; or where the key is one of
-    a few known values (a device type) and the list holds them all."""
-    listed = _listed(container)
+    literal list or tuple of constants written in the code (in eager code, any list the walk knows:
+    Python's own value), or a string; or where the key is one of a few known values (a device type)
+    and the list holds them all."""
+    listed = _listed(container, eager)
+    if (container.kind == V.DICT and container.keys == []) or listed == [] == container.items:
+        return False  # nothing is in an empty dict or list, whatever the key is
     if key.kind == V.CONST and ONE_OF in key.attrs:
         # `x.device.type in ["cpu", "cuda", ...]`: found when every device type it can be is listed
         return True if listed is not None and set(key.attrs[ONE_OF].value) <= set(listed) else None
@@ -2227,9 +2277,11 @@ def _membership(key: Value, container: Value) -> bool | None:
     return None
 
 
-def _listed(container: Value) -> list[Any] | None:
-    """The known constants of a list or tuple written in the frame (not read from outside)."""
-    if container.kind not in (V.LIST, V.TUPLE) or container.source is not None or container.items is None:
+def _listed(container: Value, eager: bool = False) -> list[Any] | None:
+    """The known constants of a list or tuple written in the frame (not read from outside, unless
+    `eager`: Python running outside a trace reads the list as it is)."""
+    if container.kind not in (V.LIST, V.TUPLE) or (container.source is not None and not eager) \
+            or container.items is None:
         return None
     return [i.value for i in container.items if i.kind == V.CONST and i.known]
 
@@ -2320,6 +2372,22 @@ def _forget_branch_appends(env: dict[str, Value], lengths: dict[str, int]) -> No
         value = env.get(name)
         if value is not None and value.kind == V.LIST and value.items is not None and len(value.items) != length:
             value.items = None  # in place: every name bound to the list sees it
+
+
+# The built-in exceptions a handler of a base also catches (`except LookupError:` takes a KeyError).
+_BASES = {"KeyError": ("LookupError", "Exception", "BaseException", ""),
+          "IndexError": ("LookupError", "Exception", "BaseException", ""),
+          "AttributeError": ("Exception", "BaseException", "")}
+
+
+def _caught_names(handlers: Any) -> frozenset[str]:
+    """The exception names a `try`'s handlers catch; "" for a bare `except:`."""
+    names: set[str] = set()
+    for handler in handlers:
+        caught = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+        names |= {dotted(c.value if isinstance(c, cst.Element) else c) or "?" if c is not None else ""
+                  for c in caught}
+    return frozenset(names)
 
 
 def _handler(handlers: Any, name: str | None) -> cst.ExceptHandler:

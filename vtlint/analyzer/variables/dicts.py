@@ -29,8 +29,10 @@ class ConstDictVariable(Value):
 
     def getitem(self, tx: Walker, index: Value, act: Act, node: cst.CSTNode) -> Value:
         tx.use(index, act, node)
-        if index.known and self.keys is not None and self.items is not None and index.value in self.keys:
-            return _sourced(self.items[self.keys.index(index.value)], item_source(self.source, index.value))
+        if index.known and self.keys is not None and self.items is not None:
+            if index.value in self.keys:
+                return _sourced(self.items[self.keys.index(index.value)], item_source(self.source, index.value))
+            tx.raises("KeyError")  # `Mapping.get`'s `try: return self[key] except KeyError: return default`
         return V.unknown()
 
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
@@ -112,9 +114,23 @@ def _sourced(item: Value, source: Source | None) -> Value:
 def dict_of(args: list[Value], kwargs: dict[str, Value]) -> Value:
     """`dict()`, `dict(lr=0.1)`, `dict(base, lr=0.1)`: a dict of known keys when the walk knows them."""
     base = args[0] if args else Value(V.DICT, keys=[], items=[])
+    if base.kind in (V.LIST, V.TUPLE) and len(args) == 1:
+        base = _from_pairs(base)  # `OrderedDict([("albert", "AlbertConfig"), ...])`
     if base.kind != V.DICT or base.keys is None or base.items is None or len(args) > 1:
         return V.unknown()
     keys, items = list(base.keys), list(base.items)
     for key, value in kwargs.items():
         set_item(keys, items, key, value)
     return Value(V.DICT, keys=keys, items=items)
+
+
+def _from_pairs(pairs: Value) -> Value:
+    """A dict built from a sequence of (key, value) pairs with known keys; unknown otherwise."""
+    keys: list[Any] = []
+    items: list[Value] = []
+    for pair in pairs.items or ():
+        if pair.kind not in (V.LIST, V.TUPLE) or pair.items is None or len(pair.items) != 2 \
+                or not pair.items[0].known:
+            return V.unknown()
+        set_item(keys, items, pair.items[0].value, pair.items[1])
+    return Value(V.DICT, keys=keys, items=items) if pairs.items is not None else V.unknown()

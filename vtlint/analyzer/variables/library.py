@@ -218,6 +218,8 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return partial_of(args[0], args[1:], kwargs)
     if name in MARKS and tx.eager:
         return mark(MARKS[name], args)
+    if tx.eager and name == "importlib.import_module" and args:
+        return _imported(tx, args[0], kwargs.get("package") or (args[1] if len(args) > 1 else V.const(None)))
     if name == "collections.OrderedDict":
         return dict_of(args, kwargs)
     if name == "itertools.repeat" and len(args) == 2 and args[1].known and isinstance(args[1].value, int) \
@@ -405,6 +407,23 @@ def _str_method(tx: Walker, method: str, text: Value, args: list[Value], kwargs:
     if isinstance(result, list | tuple):
         return Value(V.LIST if isinstance(result, list) else V.TUPLE, items=[V.const(r) for r in result])
     return V.const(result)
+
+
+def _imported(tx: Walker, name: Value, package: Value) -> Value:
+    """`importlib.import_module(".mixtral", "transformers.models")` run eagerly (transformers' lazy
+    config and model mappings): the module, read from disk like any imported one."""
+    if not (name.known and isinstance(name.value, str) and package.known):
+        return V.unknown()
+    wanted = name.value
+    if wanted.startswith("."):
+        if not isinstance(package.value, str):
+            return V.unknown()
+        levels = len(wanted) - len(wanted.lstrip("."))
+        base = package.value.split(".")
+        base = base[: len(base) - (levels - 1)] if levels > 1 else base
+        wanted = ".".join([*base, wanted.lstrip(".")] if wanted.lstrip(".") else base)
+    found = tx.project.split(wanted)
+    return Value(V.LIB, ref=wanted) if found is not None and not found[1] else V.unknown()
 
 
 def _replaced(tx: Walker, instance: Value, changes: dict[str, Value]) -> Value:

@@ -9,7 +9,7 @@ import libcst as cst
 
 from vtlint.analyzer import values as V
 from vtlint.analyzer.sources import AttrSource, ModuleChildSource, NNModuleSource, Source, TypeAttrSource, attr_source
-from vtlint.analyzer.summary import ClassSummary, ModuleSummary
+from vtlint.analyzer.summary import MODELLED_DECORATORS, ClassSummary, ModuleSummary
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.dicts import dict_of
 from vtlint.analyzer.variables.functions import AUTOGRAD_FUNCTION_BASES
@@ -89,11 +89,37 @@ def in_instance_dict(project: Project, value: Value, name: str) -> bool:
     return any(name in klass.fields for _, klass in mro) or not any(name in klass.class_attrs for _, klass in mro)
 
 
-def dataclass_fields(project: Project, value: Value, summary: ModuleSummary, cls: ClassSummary, args: list[Value],
-                     kwargs: dict[str, Value]) -> None:
-    """A dataclass's generated `__init__`: its fields by position, then keywords."""
+def generated_init(project: Project, value: Value, summary: ModuleSummary, cls: ClassSummary, args: list[Value],
+                   kwargs: dict[str, Value]) -> dict[str, Value]:
+    """A dataclass's generated `__init__`: its fields by position, then keywords; what it hands to
+    `__post_init__` (the keywords that are not fields, where the class accepts them)."""
+    extra: dict[str, Value] = {}
+    if passes_extra_kwargs(project, summary, cls):
+        names = set(field_names(project, summary, cls))
+        extra = {k: v for k, v in kwargs.items() if k not in names}
+        kwargs = {k: v for k, v in kwargs.items() if k in names}
     for name, arg in [*zip(field_names(project, summary, cls), args), *kwargs.items()]:
         value.attrs[name] = arg.with_(source=None)
+    return extra
+
+
+def passes_extra_kwargs(project: Project, summary: ModuleSummary, cls: ClassSummary) -> bool:
+    """huggingface_hub's `@strict(accept_kwargs=True)` on the class or a base (transformers' `PreTrainedConfig`,
+    whose `__init_subclass__` wraps each subclass alike): by its documented contract the dataclass's `__init__`
+    takes any keyword, the fields are set and the others are handed to `__post_init__(**kwargs)`
+    (`experts_implementation="eager"` reaches the config's own setter there)."""
+    for mod, klass in project.mro(summary, cls):
+        if not MODELLED_DECORATORS.intersection(klass.decorators):
+            continue
+        parsed = project.parsed(mod.display)
+        node = parsed.classes.get(klass.qualname) if parsed is not None else None
+        for decorator in node.decorators if node is not None else ():
+            call = decorator.decorator
+            if isinstance(call, cst.Call) and any(
+                    arg.keyword is not None and arg.keyword.value == "accept_kwargs"
+                    and isinstance(arg.value, cst.Name) and arg.value.value == "True" for arg in call.args):
+                return True
+    return False
 
 
 def post_init_of(project: Project, summary: ModuleSummary, cls: ClassSummary) -> str | None:
@@ -174,10 +200,10 @@ class UserDefinedClassVariable(Value):
         value = Value(V.OBJECT, ref=qualified(summary, cls.qualname),
                       attrs=tx.objects.instance_attrs(summary, cls, constructs=False), cls_source=self.source)
         if init_of(tx, summary, cls) is None and is_dataclass_like(tx.project, summary, cls):
-            dataclass_fields(tx.project, value, summary, cls, args, kwargs)  # the generated `__init__`
+            extra = generated_init(tx.project, value, summary, cls, args, kwargs)
             post_init = post_init_of(tx.project, summary, cls)
             if post_init is not None:
-                tx.call_user(Value(V.FUNC, ref=post_init, bound_self=value), [], {}, act, node)
+                tx.call_user(Value(V.FUNC, ref=post_init, bound_self=value), [], extra, act, node)
             return value
         init = init_of(tx, summary, cls)
         if init is not None:
