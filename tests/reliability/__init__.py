@@ -1,30 +1,48 @@
 """Reliability and security: bad input, injected faults and fuzzing (CI runs all of
 it as part of `make test`). What it covers, by count of cases:
 
-- Bad inputs (about 145): 29 broken source files (corpus.py) and sparse, FIFO and
+- Bad inputs (about 205): 29 broken source files (corpus.py) and sparse, FIFO and
   device "sources" (test_bad_input.py); 8 hostile config values and 4 bad timeout
-  options (test_config_values.py); 12 schema-breaking and 6 raw-junk SARIF logs for
-  `merge`/`--baseline` plus FIFO and /dev/zero inputs (test_sarif_inputs.py); 5
-  hostile traces, 5 malformed probe records and 3 hostile facts files
-  (test_hostile_traces.py); forged, moved, FIFO, device, folder and oversized cache
-  entries (test_cache.py); 45 malformed frames and JSON-RPC messages sent to the
-  language server: bad headers, bad JSON, wrong param types, unknown methods, bad ids,
-  requests on unopened and non-file URIs, a second initialize (test_lsp_fuzz.py).
-- Faults (about 37): a harness killed, flooding or writing junk, a full disk
-  (test_faults.py); a harness's child left running after it exits, vtlint stopped
-  by SIGTERM or SIGINT mid-harness, a harness ignoring SIGTERM past its timeout, a
-  parent folder's harness command named with where it runs
-  (test_processes.py); report destinations that are inputs, symlinks, FIFOs, devices,
-  a full device, a full or closed stdout, Ctrl-C with and without workers
-  (test_output.py); budgets and limits (test_limits.py); shards losing nothing on a
-  200-file cross-file tree (test_shards.py); concurrent runs and caches
-  (test_determinism.py); the static pass never running user code (test_safety.py);
-  the language server's `exit` with and without `shutdown` (test_lsp_fuzz.py).
-- Fuzz cases (191 by default, VTLINT_FUZZ_EXAMPLES=N for more): 40 generated
-  programs and 25 mutated examples through the analyzer (test_fuzz.py), 60 SARIF
-  logs with one node replaced by arbitrary JSON through `merge` and `--baseline`
-  (test_sarif_inputs.py); against the real `vtlint lsp` process, 6 seeded edit
-  sequences of 40 edits each (random unicode, out-of-range and reversed ranges,
-  whole-text changes, 40,000-character lines, then a check that the edited buffer lints
-  as the same text opened fresh) and 60 LSP messages with one node replaced by
-  arbitrary JSON (test_lsp_fuzz.py)."""
+  options, 12 values of the wrong type or depth anywhere in [tool] (each in the
+  project's pyproject.toml and in a parent's), a huge and a FIFO config
+  (test_config_values.py); 6 hostile .gitignore files, a FIFO one (test_gitignore.py);
+  5 unusable cached trace_rules snapshots (FIFO, /dev/zero, 100,000 `[`, over the size
+  cap, wrong types), each rebuilt and said, 3 of them through a real run
+  (test_snapshot_reading.py); 13 saved facts files with a field of the wrong type
+  (test_hostile_facts.py); a symlink leaving the project, a fake torch/ in it, a
+  baseline whose results are not a list, terminal escapes, a newline and rich markup
+  in file names, secrets in harness output (test_edges.py); 12 schema-breaking and 6
+  raw-junk SARIF logs for `merge`/`--baseline` plus FIFO and /dev/zero inputs
+  (test_sarif_inputs.py); 5 hostile traces, 5 malformed probe records and 3 hostile
+  facts files (test_hostile_traces.py); forged, moved, FIFO, device, folder and
+  oversized cache entries (test_cache.py); the cold/warm comparison: the 29 corpus
+  files and 2 unreadable ones, each checked after a run that cached another set of
+  files, warm and with --no-cache, byte for byte, plus walks cached without an
+  unreadable file and a changed installed source (test_cache_truth.py); 45 malformed
+  frames and JSON-RPC messages sent to the language server: bad headers, bad JSON,
+  wrong param types, unknown methods, bad ids, requests on unopened and non-file URIs,
+  a second initialize (test_lsp_fuzz.py).
+- Faults (about 44): a harness killed, flooding or writing junk, a full disk
+  (test_faults.py); a harness's child left running after it exits, vtlint stopped by
+  SIGTERM or SIGINT mid-harness, a harness ignoring SIGTERM past its timeout, a parent
+  folder's harness command named with where it runs (test_processes.py); report
+  destinations that are inputs, symlinks, FIFOs, devices, a full device, a full or
+  closed stdout, Ctrl-C with and without workers (test_output.py); `trace -o` onto its
+  inputs, `--help` into a full stdout, an unwritable stderr, `| head -3`, `-j 64` on
+  fewer cores (test_output.py, test_edges.py); a harness flooding the trace folder
+  with 20 M lines (test_hostile_traces.py); the GitHub action's install step in a
+  checkout holding pip/__main__.py (test_action_isolation.py); budgets and limits
+  (test_limits.py); shards losing nothing on a 200-file cross-file tree
+  (test_shards.py); concurrent runs and caches (test_determinism.py); the static pass
+  never running user code (test_safety.py); the language server's `exit` with and
+  without `shutdown` (test_lsp_fuzz.py).
+- Fuzz cases (251 by default, VTLINT_FUZZ_EXAMPLES=N for more): 40 generated programs
+  and 25 mutated examples through the analyzer (test_fuzz.py), 60 SARIF logs with one
+  node replaced by arbitrary JSON through `merge` and `--baseline`
+  (test_sarif_inputs.py); 60 saved facts files, real ones with one node replaced by
+  arbitrary JSON, through `--runtime-facts` in every format (test_hostile_facts.py);
+  against the real `vtlint lsp` process, 6 seeded edit sequences of 40 edits each
+  (random unicode, out-of-range and reversed ranges, whole-text changes,
+  40,000-character lines, then a check that the edited buffer lints as the same text
+  opened fresh) and 60 LSP messages with one node replaced by arbitrary JSON
+  (test_lsp_fuzz.py)."""

@@ -184,3 +184,31 @@ def _vtlint(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
     return subprocess.run([sys.executable, "-m", "vtlint", *args], cwd=root, capture_output=True, text=True,
                           timeout=120, env=env)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "deep", "wrong_types"])
+def test_a_damaged_torch_registry_leaves_it_out_of_the_sarif_help(run_cli, tmp_path: Path, kind: str,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The installed torch's graph_break_registry.json is read as every file is (it was read whole, and a
+    damaged one was a traceback while writing SARIF): bounded, typed, left out when damaged."""
+    import importlib.machinery
+
+    from vtlint.report import sarif
+
+    registry = tmp_path / "torch" / "_dynamo" / "graph_break_registry.json"
+    registry.parent.mkdir(parents=True)
+    if kind == "fifo":
+        os.mkfifo(registry)
+    else:
+        registry.write_text("[" * 100_000 if kind == "deep" else json.dumps({"GB0059": [{"Gb_type": 5}]}))
+    spec = importlib.machinery.ModuleSpec("torch", None, is_package=True)
+    spec.submodule_search_locations = [str(registry.parent.parent)]
+    monkeypatch.setattr(sarif, "find_spec", lambda name: spec)
+    sarif._registry.cache_clear()
+    (tmp_path / "good.py").write_bytes(GOOD)
+    try:
+        result = run_cli("check", "good.py", "--no-cache", "--format", "sarif", cwd=tmp_path)
+    finally:
+        sarif._registry.cache_clear()
+    assert result.exit_code == 1 and "Hints from the registry" not in result.stdout, result.output
+    assert json.loads(result.stdout)["runs"][0]["results"]

@@ -24,6 +24,7 @@ import sarif_om as om
 from jschema_to_python.to_json import to_json
 
 from vtlint import __version__
+from vtlint.bounded import MiB, loads, read_bytes
 from vtlint.check import CheckResult
 from vtlint.findings import Finding, Level, Notification, Related
 from vtlint.findings import Location as VtLocation
@@ -217,17 +218,32 @@ def _help_markdown(rule: type[Rule]) -> str:
     return "\n".join(parts) + "\n"
 
 
+MAX_REGISTRY_BYTES = 16 * MiB  # torch 2.13's graph_break_registry.json is 250 KB
+
+
 @cache
 def _registry() -> dict[str, dict[str, Any]]:
     """The installed torch's graph-break registry, read as data (torch is never
-    imported on the static path); each id's last entry is its current wording."""
+    imported on the static path), bounded as every file vtlint reads; each id's last
+    entry is its current wording. An entry not of the registry's shape is left out."""
     spec = find_spec("torch")
     for folder in (spec.submodule_search_locations or []) if spec else []:
         path = Path(folder) / "_dynamo" / "graph_break_registry.json"
         if path.is_file():
-            data = json.loads(path.read_text(encoding="utf-8"))
-            return {gb: entries[-1] for gb, entries in data.items() if entries}
+            try:
+                data = loads(read_bytes(path, MAX_REGISTRY_BYTES))
+            except (OSError, ValueError):
+                return {}
+            entries = data.items() if isinstance(data, dict) else ()
+            return {gb: versions[-1] for gb, versions in entries if isinstance(versions, list) and versions
+                    and _registry_entry(versions[-1])}
     return {}
+
+
+def _registry_entry(entry: Any) -> bool:
+    return isinstance(entry, dict) and isinstance(entry.get("Gb_type"), str) and \
+        isinstance(entry.get("Explanation"), str) and isinstance(entry.get("Hints"), list) and \
+        all(isinstance(hint, str) for hint in entry["Hints"])
 
 
 # -- results ---------------------------------------------------------------
