@@ -141,7 +141,8 @@ MAX_SECONDS = 7 * 24 * 3600.0  # timers overflow far above this; nan or inf woul
 def seconds(value: Any, where: str) -> float:
     """A finite, positive number of seconds (at most a week); ConfigError naming `where` otherwise."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= MAX_SECONDS:
-        raise ConfigError(f"{where}: expected a positive number of seconds up to {MAX_SECONDS:.0f}, got {_shown(value)}")
+        raise ConfigError(f"{where}: expected a positive number of seconds up to {MAX_SECONDS:.0f}, "
+                          f"got {_shown(value)}")
     return float(value)
 
 
@@ -197,8 +198,8 @@ def parse_table(table: dict[str, Any], root: Path, config_file: Path | None) -> 
         elif key == "runtime":
             values["runtime"] = _parse_runtime(value, f"{where}.runtime")
         else:
-            known = sorted([*_GLOB_KEYS, *_LIST_KEYS, "respect-gitignore", "fail-level", "file-budget", "per-file-ignores", "dynamo",
-                            "runtime"])
+            known = sorted([*_GLOB_KEYS, *_LIST_KEYS, "respect-gitignore", "fail-level", "file-budget",
+                            "per-file-ignores", "dynamo", "runtime"])
             raise ConfigError(f"{where}: unknown key {key!r} (known: {', '.join(known)})")
     return Config(root=root, config_file=config_file, **values)
 

@@ -32,7 +32,8 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     trace.mkdir()
     for item in (TESTS / "runtime" / "data" / "examples").iterdir():
         text = item.read_text(encoding="utf-8")
-        moved = relocate_log(text, "/project", str(root)) if item.suffix == ".log" else text.replace("/project", str(root))
+        moved = relocate_log(text, "/project", str(root)) if item.suffix == ".log" else \
+            text.replace("/project", str(root))
         (trace / item.name).write_text(moved, encoding="utf-8")
     facts = facts_from_trace(trace, root).to_dict()
     assert len(facts["events"]) > 20 and facts["coverage"]
@@ -108,9 +109,9 @@ def _paths(node: object, prefix: tuple = ()):
             yield from _paths(value, (*prefix, i))
 
 
-_JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False) | st.text(max_size=5),
-                     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
-                     max_leaves=6)
+_SCALARS = st.none() | st.booleans() | st.integers(-3, 3) | st.floats(allow_nan=False) | st.text(max_size=5)
+_JSON = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
+                                                                                           max_size=3), max_leaves=6)
 
 
 @settings(max_examples=SCALE or 60, deadline=None, derandomize=not SCALE, database=None,

@@ -86,7 +86,8 @@ def rewritten(result: CheckResult, text: Rewrite, runtime: Callable[[dict[str, A
     return replace(result, findings=[_finding(f, fn) for f in result.findings],
                    notifications=[_notification(n, fn) for n in result.notifications],
                    files=[fn.path(f) for f in result.files], entries=[_entry_info(e, fn) for e in result.entries],
-                   texts={fn.path(name): source for name, source in result.texts.items()}, runtime=runtime(result.runtime))
+                   texts={fn.path(name): source for name, source in result.texts.items()},
+                   runtime=runtime(result.runtime))
 
 
 def shareable(result: CheckResult) -> CheckResult:
