@@ -6,7 +6,9 @@ phases run mostly inside LibCST, where no check of ours can be placed, so the
 limit is a timer signal that interrupts them. Signals reach only a process's
 main thread, which is where the CLI and its `--jobs` workers analyze files; in
 another thread (the language server's) the limit is a deadline that the chunked
-parse and the analyzer's tree walk check as they go (`checkpoint`)."""
+parse and the analyzer's tree walk check as they go (`checkpoint`). The same checks
+end a lint that is no longer wanted (`cancellable`: the language server's, after
+another edit of the file)."""
 
 from __future__ import annotations
 
@@ -22,12 +24,17 @@ from types import FrameType
 ENTRY_BUDGET_S = 10.0  # per compiled entry: its walk (counted by the walker itself)
 
 
-_thread = threading.local()  # the deadline of the block running in this thread, off the main thread
+_thread = threading.local()  # off the main thread: the deadline of the block running; in any: its cancel event
 
 
 class OverBudget(BaseException):
     """The file's analysis ran past its budget. A BaseException, so that no
     `except Exception` on the way swallows it and lets the file run on unbounded."""
+
+
+class Cancelled(BaseException):
+    """The analysis was cancelled from outside (a newer edit of the file): what it made is dropped.
+    A BaseException, so that it unwinds the whole run past every `except Exception`."""
 
 
 class _Timer:
@@ -98,9 +105,24 @@ def _time_limit(seconds: float) -> Iterator[None]:
             signal.setitimer(signal.ITIMER_REAL, max(outer - (time.monotonic() - started), 1e-3))
 
 
+@contextmanager
+def cancellable(cancel: threading.Event) -> Iterator[None]:
+    """Run the block in this thread so that, once `cancel` is set, its next `checkpoint` raises Cancelled."""
+    outer = getattr(_thread, "cancel", None)
+    _thread.cancel = cancel
+    try:
+        yield
+    finally:
+        _thread.cancel = outer
+
+
 def checkpoint() -> None:
-    """Raise OverBudget when the deadline of a `time_limit` block run off the main
-    thread has passed (there no signal interrupts it). Cheap: called per statement."""
+    """Raise Cancelled when this thread's analysis was cancelled, OverBudget when the deadline of
+    a `time_limit` block run off the main thread has passed (there no signal interrupts it).
+    Cheap: called per statement of a parse, every few hundred steps of a walk."""
+    cancel = getattr(_thread, "cancel", None)
+    if cancel is not None and cancel.is_set():
+        raise Cancelled
     deadline = getattr(_thread, "deadline", None)
     if deadline is not None and time.monotonic() > deadline:
         raise OverBudget

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vtlint.analyzer import values as V
+from vtlint.analyzer.bounds import fits
 from vtlint.analyzer.sources import AttrSource, DictKeysSource, Source
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.tensor import dtype_of
@@ -96,7 +97,7 @@ class VariableBuilder:
 
     def _constant_tuple(self, value: Value, source: Source) -> Guard:
         assert value.items is not None
-        known = all(i.known for i in value.items)
+        known = all(_shown(i) for i in value.items)
         shown = repr(tuple(i.value for i in value.items)) if known else None
         text = f"EQUALS_MATCH: {source.name()} == {shown}" if known else None
         # a TupleVariable of ConstantVariables, guarded as one value
@@ -118,14 +119,15 @@ class VariableBuilder:
             return Guard(source, "SymNodeVariable", "TYPE_MATCH",
                          f"TYPE_MATCH: ___check_type_id({name}, ...), type=<class '{pytype}'>", _repr(value), "medium",
                          detail)
+        known = _shown(value)
         if pytype == "NoneType":
             kind, text = "NONE_MATCH", f"NONE_MATCH: {name} is None"
         elif pytype == "bool":
-            kind = ("TRUE_MATCH" if value.value else "FALSE_MATCH") if value.known else "TRUE_MATCH"
-            text = f"{kind}: {name} == {value.value!r}" if value.known else None
+            kind = ("TRUE_MATCH" if value.value else "FALSE_MATCH") if known else "TRUE_MATCH"
+            text = f"{kind}: {name} == {value.value!r}" if known else None
         else:
             kind = "EQUALS_MATCH"
-            text = f"EQUALS_MATCH: {name} == {value.value!r}" if value.known else None
+            text = f"EQUALS_MATCH: {name} == {value.value!r}" if known else None
         if module_int:
             detail["nn_module_attribute"] = True
             detail["static"] = static
@@ -134,7 +136,7 @@ class VariableBuilder:
         if value.owner is not None and isinstance(source, AttrSource):
             detail["owner"] = value.owner  # the class whose methods may assign it (recompiles)
             detail["attribute"] = source.member
-        return Guard(source, V.CONST, kind, text, _repr(value), value.confidence if value.known else "medium", detail)
+        return Guard(source, V.CONST, kind, text, _repr(value), value.confidence if known else "medium", detail)
 
     @staticmethod
     def _raw(source: Source) -> dict[str, Any]:
@@ -142,5 +144,11 @@ class VariableBuilder:
         return {"raw_source": raw} if raw != source.name() and "__dict__" in raw else {}
 
 
+def _shown(value: Value) -> bool:
+    """Whether a guard can print the value: known, and within its size bound (`repr` of an int
+    past 4,300 digits raises)."""
+    return value.known and fits(value.value)
+
+
 def _repr(value: Value) -> str | None:
-    return repr(value.value) if value.known else None
+    return repr(value.value) if _shown(value) else None

@@ -103,6 +103,8 @@ def _run_module(project: Project, settings: DynamoSettings, display: str, entrie
         walker.timed_out = exc.timed_out  # what ran before the walk stopped is still the program's first calls
     except WalkAborted:
         pass
+    except RecursionError:  # code nested deeper than the walk follows: the program's calls so far stand
+        walker.notes.append("nesting too deep to walk")
     return walker
 
 

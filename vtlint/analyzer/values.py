@@ -15,6 +15,7 @@ import itertools
 from dataclasses import dataclass, field, fields, replace
 from typing import TYPE_CHECKING, Any
 
+from vtlint.analyzer import bounds
 from vtlint.analyzer.sources import Source
 
 if TYPE_CHECKING:
@@ -151,16 +152,64 @@ _FIELDS = frozenset(f.name for f in fields(Value))
 
 
 def const(value: Any, source: Source | None = None, **extra: Any) -> Value:
+    """A ConstantVariable of a known value; over its size bound (`bounds`), one of unknown value."""
+    if not bounds.fits(value):
+        return too_large(SCALAR_TYPES.get(type(value)), bounds.described(value)).with_(source=source)
     return Value(CONST, source=source, value=value, pytype=SCALAR_TYPES.get(type(value)), **extra)
 
 
 def compute(fn: Any, *args: Any) -> Value:
-    """`fn(*args)` on known constants, as Python computes it; unknown where Python would raise."""
+    """`fn(*args)` on known constants, as Python computes it; unknown where Python would raise,
+    and where the result would be over its size bound (then without ever making it)."""
     try:
-        result = fn(*args)
+        result = bounds.checked(fn, *args)
+    except bounds.TooLarge:
+        return too_large(result_type(*args), bounds.described(*args))
     except Exception:  # noqa: BLE001 - Python itself would raise here; the walk just stops knowing
         return unknown()
     return const(result) if type(result) in SCALAR_TYPES else unknown()
+
+
+TOO_LARGE = "too_large"  # attrs of a value over its size bound: which bound, and (`origin`) where it was noted
+
+
+def too_large(pytype: str | None, what: str, kind: str | None = None) -> Value:
+    """A value the walk does not follow because it would be over its size bound (`what`): of
+    known type, unknown value, until the walk notes where it was made."""
+    kind = kind or (CONST if pytype else UNKNOWN)
+    return Value(kind, pytype=pytype, confidence="medium", attrs={TOO_LARGE: Value(CONST, value=what, pytype="str")})
+
+
+def carried(*operands: Value) -> dict[str, Value]:
+    """The attrs of a value computed from one too large to follow (`n * n` of such an `n`, its `len`):
+    the same mark, so that where it ends up (a compiled call's argument) says where it came from."""
+    for operand in operands:
+        if TOO_LARGE in operand.attrs:
+            return {TOO_LARGE: operand.attrs[TOO_LARGE]}
+    return {}
+
+
+def noted(tx: Walker, value: Value, act: Act, node: cst.CSTNode) -> Value:
+    """A value over its size bound, met by a walk: noted once per walk, at the place it was made
+    (the first walk to meet it marks that place on it; a later one, given it as an argument or a
+    global, names the same place)."""
+    marker = value.attrs[TOO_LARGE]
+    if marker.origin is None:
+        marker = marker.with_(origin=(act.display, act.parsed.line(node)))
+        value = value.with_(attrs={**value.attrs, TOO_LARGE: marker})
+    display, line = marker.origin
+    note = f"value too large to follow at {display}:{line} ({marker.value}): the static pass goes on without it"
+    if note not in tx.notes:
+        tx.notes.append(note)
+    return value
+
+
+def result_type(*operands: Any) -> str | None:
+    """The type of what Python computes from these operands, when it is plain: a string from a
+    string (`s * n`, `fmt % v`, `s.replace(...)`), an int from ints (`n ** k`, `math.factorial(n)`)."""
+    if any(isinstance(o, str) for o in operands):
+        return "str"
+    return "int" if operands and all(type(o) is int for o in operands) else None
 
 
 def origins(*values: Value) -> tuple[Source, ...]:

@@ -17,7 +17,7 @@ import operator
 import sys
 import time
 from collections import ChainMap
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,6 +26,8 @@ import libcst as cst
 
 from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
+from vtlint.analyzer.bounds import ITEMS, MAX_ITEMS, Allowance, TooLarge, checked, described
+from vtlint.analyzer.budget import checkpoint
 from vtlint.analyzer.builder import Guard, VariableBuilder
 from vtlint.analyzer.chunks import READING
 from vtlint.analyzer.effects import patches, registers
@@ -285,6 +287,7 @@ class Walker:
         self.frames: list[Frame] = [self.frame]
         self.breaks = 0
         self.steps = 0
+        self.allowance = Allowance()  # elements it may still make in bulk
         self.deadline = time.monotonic() + budget_s
         self.read_before = READING.seconds
         self.timed_out = False  # the budget ran out (a result that depends on the machine's speed)
@@ -459,6 +462,8 @@ class Walker:
                                              attrs=attrs)
 
     def tick(self) -> None:
+        if not (self.steps + self.eager_steps) % 256:
+            checkpoint()  # a lint cancelled from outside (the language server's next edit) ends here
         if self.eager:
             # building objects has a step budget of its own: a large model's __init__ chain
             # ends early (its attributes partly known) without starving the traced frame's walk
@@ -875,7 +880,7 @@ class Walker:
 
     def for_stmt(self, stmt: cst.For, act: Act) -> None:
         iterable = self.expr(stmt.iter, act)
-        elements = self.iterate(iterable, act, stmt.iter)
+        elements = self.iterate(iterable, act, stmt.iter, unrolled=True)
         act.loops += 1
         try:
             if elements is None:  # iterations unknown: the body may not run at all
@@ -912,6 +917,10 @@ class Walker:
                         # calls are, gets the budget; what its later iterations assign is not known
                         _forget_branch_constants(act.env, before)
                         break
+                else:
+                    if len(elements) > len(unrolled):
+                        # unrolled only so far (`range(10**12)`): what its later iterations assign is not known
+                        _forget_branch_constants(act.env, before)
         finally:
             act.loops -= 1
         if stmt.orelse:
@@ -1116,6 +1125,8 @@ class Walker:
                     self.expr(child, act)
             return V.unknown()
         value = handler(node, act)
+        if V.TOO_LARGE in value.attrs:
+            value = V.noted(self, value, act, node)
         if value.source is not None and isinstance(node, _READS) and not self.eager:
             if isinstance(node, cst.Name) and value.read_at is not None and not (
                     type(value.source) is LocalSource and value.source.local_name == node.value):
@@ -1124,7 +1135,10 @@ class Walker:
         return value
 
     def e_Integer(self, node: cst.Integer, act: Act) -> Value:
-        return V.const(int(node.value.replace("_", ""), 0))
+        try:
+            return V.const(int(node.value.replace("_", ""), 0))
+        except ValueError:  # a decimal literal past Python's 4,300 digits (its compiler rejects it too)
+            return V.too_large("int", described(0))
 
     def e_Float(self, node: cst.Float, act: Act) -> Value:
         return V.const(float(node.value.replace("_", "")))
@@ -1243,13 +1257,23 @@ class Walker:
         return "index", value
 
     def e_BinaryOperation(self, node: cst.BinaryOperation, act: Act) -> Value:
-        left = self.expr(node.left, act)
-        self.stack_depth += 1  # the left operand waits on the stack
-        try:
-            right = self.expr(node.right, act)
-        finally:
-            self.stack_depth -= 1
-        return self.arith(left, right, BINOPS.get(type(node.operator)), act, node)
+        """`a + b + c` is `(a + b) + c`: the chain is walked in a loop, not a recursion as deep as it
+        is long (a generated `1 + 1 + ...` of thousands of terms)."""
+        chain = [node]
+        while isinstance(chain[-1].left, cst.BinaryOperation):
+            chain.append(chain[-1].left)
+        left = self.expr(chain[-1].left, act)
+        for inner in reversed(chain):
+            self.stack_depth += 1  # the left operand waits on the stack
+            try:
+                right = self.expr(inner.right, act)
+            finally:
+                self.stack_depth -= 1
+            left = self.arith(left, right, BINOPS.get(type(inner.operator)), act, inner)
+            if inner is not node:
+                self.tick()
+                left = V.noted(self, left, act, inner) if V.TOO_LARGE in left.attrs else left
+        return left
 
     def e_UnaryOperation(self, node: cst.UnaryOperation, act: Act) -> Value:
         value = self.expr(node.expression, act)
@@ -1265,7 +1289,18 @@ class Walker:
         return Value(V.CONST, pytype=value.pytype, origins=V.origins(value)) if value.kind == V.CONST else V.unknown()
 
     def e_BooleanOperation(self, node: cst.BooleanOperation, act: Act) -> Value:
-        left = self.expr(node.left, act)
+        """`a and b and c` is `(a and b) and c`: walked in a loop, as `e_BinaryOperation`."""
+        chain = [node]
+        while isinstance(chain[-1].left, cst.BooleanOperation):
+            chain.append(chain[-1].left)
+        value = self.expr(chain[-1].left, act)
+        for inner in reversed(chain):
+            if inner is not node:
+                self.tick()
+            value = self._boolean(inner, value, act)
+        return value
+
+    def _boolean(self, node: cst.BooleanOperation, left: Value, act: Act) -> Value:
         construct = "and" if isinstance(node.operator, cst.And) else "or"
         taken = self.truth(left, act, node.left, construct)
         if taken is None:
@@ -1326,6 +1361,8 @@ class Walker:
                 parts.append(value)
                 if out is not None:
                     out.append(value)
+        if out is not None and len(out) > MAX_ITEMS:  # `xs = [*xs, *xs]` in a loop
+            return V.too_large(None, ITEMS, kind=kind)
         return Value(kind, items=out, attrs={V.PARTS: Value(V.LIST, items=parts)} if out is None and parts else {})
 
     def e_Dict(self, node: cst.Dict, act: Act) -> Value:
@@ -1401,7 +1438,7 @@ class Walker:
 
     def _comp_level(self, comp: cst.CompFor, produce: Any, act: Act, out: list[Value]) -> None:
         iterable = self.expr(comp.iter, act)
-        elements = self.iterate(iterable, act, comp.iter)
+        elements = self.iterate(iterable, act, comp.iter, unrolled=True)
         # of unknown length: one element stands for all, the first when it is known (range(n) starts at 0)
         first = iterable.first() if isinstance(iterable, RangeVariable) else V.unknown()
         filtered = False  # an element kept by a condition the walk cannot decide: the length is not known
@@ -1505,7 +1542,7 @@ class Walker:
             if (absorbed := _absorbing(op, left, right)) is not None:
                 return _weakest(V.const(absorbed), left, right)
             return Value(V.CONST, pytype=_result_type(left.pytype, right.pytype), origins=origins,
-                         attrs=V.derived(op, left, right))
+                         attrs={**V.derived(op, left, right), **V.carried(left, right)})
         absorbed = _absorbing(op, left, right)
         if absorbed is not None:
             for side in (left, right):
@@ -1515,6 +1552,9 @@ class Walker:
             self.length_check(left, act, node)
             self.length_check(right, act, node)
             if left.items is not None and right.items is not None:
+                if len(left.items) + len(right.items) > MAX_ITEMS or \
+                        not self.allowance.take(len(left.items) + len(right.items)):
+                    return V.too_large(None, ITEMS, kind=left.kind)
                 return Value(left.kind, items=left.items + right.items)
         # any other binary op still realizes its operands: the constants are guarded (a tuple's items
         # too: `x.size()[:-1] + (self.heads, self.head_dim)` is a shape built of them)
@@ -1577,10 +1617,18 @@ class Walker:
             return _weakest(V.compute(fn, left.value, right.value), left, right)
         return Value(V.CONST, pytype="bool")
 
-    def iterate(self, value: Value, act: Act, node: cst.CSTNode) -> list[Value] | None:
-        """GET_ITER / FOR_ITER: the elements Dynamo unrolls a `for` over."""
+    def iterate(self, value: Value, act: Act, node: cst.CSTNode, unrolled: bool = False) -> Sequence[Value] | None:
+        """GET_ITER / FOR_ITER: the elements Dynamo unrolls a `for` over. A loop that unrolls them one by
+        one (`unrolled`) gets a range as it is, read only as far as the loop goes (`range(10**12)`);
+        anything else (`list(...)`, a spread, unpacking) gets at most MAX_ITEMS elements, else None."""
         self.first_read(value, act, node)
-        return value.unpack_var_sequence(self, act, node)
+        elements = value.unpack_var_sequence(self, act, node)
+        if elements is None or unrolled:
+            return elements
+        if len(elements) > MAX_ITEMS or not self.allowance.take(len(elements)):
+            V.noted(self, V.too_large(None, ITEMS, kind=V.LIST), act, node)
+            return None
+        return elements if isinstance(elements, list) else list(elements)
 
     def getitem(self, base: Value, index: Value, act: Act, node: cst.CSTNode) -> Value:
         """BINARY_SUBSCR."""
@@ -2340,9 +2388,9 @@ def _formatted(value: Value, part: cst.FormattedStringExpression) -> str | None:
         return None
     shown = {"r": repr, "s": str, "a": ascii}.get(part.conversion or "", lambda v: v)(value.value)
     try:
-        return format(shown, "".join(p.value for p in spec or ()  # type: ignore[union-attr]
-                                     if isinstance(p, cst.FormattedStringText)))
-    except (ValueError, TypeError):
+        return checked(format, shown, "".join(p.value for p in spec or ()  # type: ignore[union-attr]
+                                              if isinstance(p, cst.FormattedStringText)))
+    except (ValueError, TypeError, TooLarge):  # `{n:>1000000000}`: too wide to make
         return None
 
 

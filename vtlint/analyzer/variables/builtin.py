@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING, Any
 
 from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
+from vtlint.analyzer.bounds import ITEMS
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.data import DataLoaderVariable, TensorDatasetVariable
 from vtlint.analyzer.variables.dicts import dict_of
-from vtlint.analyzer.variables.lists import NONEMPTY
+from vtlint.analyzer.variables.lists import NONEMPTY, too_long
 from vtlint.analyzer.variables.nn_module import set_child
 from vtlint.analyzer.variables.tensor import SIZE
 from vtlint.analyzer.variables.user_defined import UserDefinedObjectVariable
@@ -238,6 +239,8 @@ def _len(tx: Walker, target: Value, act: Act, node: cst.CSTNode) -> Value:
         return V.const(len(target.items))  # a ModuleList's length is static, as its children are
     if tx.eager and target.kind == V.TENSOR and target.items and target.items[0].kind == V.CONST:
         return target.items[0]  # `len(x)` of a tensor the program built: its first size
+    if V.TOO_LARGE in target.attrs:
+        return Value(V.CONST, pytype="int", confidence="medium", attrs=V.carried(target))
     if isinstance(target, (TensorDatasetVariable, DataLoaderVariable)) and (count := target.length()) is not None:
         return V.const(count)
     if isinstance(target, UserDefinedObjectVariable):
@@ -287,6 +290,8 @@ def _range(tx: Walker, args: list[Value], act: Act, node: cst.CSTNode) -> Value:
 
 def _sequence(tx: Walker, name: str, args: list[Value], act: Act, node: cst.CSTNode) -> Value:
     seqs = [tx.iterate(a, act, node) for a in args]
+    if name != "zip" and args and too_long(args[0]):  # `list(range(10**10))`: noted by `iterate`
+        return V.too_large(None, ITEMS, kind=V.LIST)
     if not seqs or any(s is None for s in seqs):
         return Value(V.LIST)
     first: list[Any] = seqs[0] or []

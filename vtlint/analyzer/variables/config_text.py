@@ -1,6 +1,8 @@
 """Configuration text the calling script parses: `yaml.safe_load(CONFIG)` / `json.loads(CONFIG)`
 of a string it holds. Parsing data runs no user code, so the eager run reads the text as the
-program will (nested dicts of hyperparameters that build the model), with the safe loader only."""
+program will (nested dicts of hyperparameters that build the model), with the safe loader only.
+The parsed data is followed up to MAX_ITEMS values in all: YAML's aliases share one object
+among many places (an 898-byte "billion laughs" is a billion strings once expanded)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import json
 from typing import Any
 
 from vtlint.analyzer import values as V
+from vtlint.analyzer.bounds import ITEMS, MAX_ITEMS, Allowance, TooLarge
 from vtlint.analyzer.values import Value
 
 PARSERS = frozenset({"json.loads", "yaml.safe_load", "yaml.load", "yaml.full_load"})
@@ -27,16 +30,21 @@ def parse_config_text(name: str, text: str) -> Value:
             data = yaml.safe_load(text)
     except Exception:  # noqa: BLE001 - text the program's own parser would reject, or no PyYAML
         return V.unknown()
-    return _value(data, depth=0)
+    try:
+        return _value(data, 0, Allowance(MAX_ITEMS))
+    except TooLarge:
+        return V.too_large(None, ITEMS)
 
 
-def _value(data: Any, depth: int) -> Value:
+def _value(data: Any, depth: int, allowance: Allowance) -> Value:
     if depth > 16:
         return V.unknown()
     if data is None or isinstance(data, (bool, int, float, str)):
         return V.const(data)
+    if isinstance(data, (list, dict)) and not allowance.take(len(data)):
+        raise TooLarge
     if isinstance(data, list):
-        return Value(V.LIST, items=[_value(item, depth + 1) for item in data])
+        return Value(V.LIST, items=[_value(item, depth + 1, allowance) for item in data])
     if isinstance(data, dict) and all(isinstance(k, (str, int, float, bool)) for k in data):
-        return Value(V.DICT, keys=list(data), items=[_value(v, depth + 1) for v in data.values()])
+        return Value(V.DICT, keys=list(data), items=[_value(v, depth + 1, allowance) for v in data.values()])
     return V.unknown()

@@ -11,6 +11,7 @@ import libcst as cst
 
 from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
+from vtlint.analyzer.bounds import ITEMS, TooLarge, checked, described
 from vtlint.analyzer.sources import AttrSource, LocalSource, Source, attr_source, item_source
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.command_line import PARSER_CLASSES, new_parser
@@ -397,14 +398,16 @@ def _str_method(tx: Walker, method: str, text: Value, args: list[Value], kwargs:
     if not all(v.kind == V.CONST and v.known for v in values) and not (
             method == "join" and args and args[0].items is not None and all(i.known for i in args[0].items)):
         return V.unknown()
+    parts = [[i.value for i in args[0].items or []]] if method == "join" else [a.value for a in args]
     try:
-        if method == "join":
-            result = text.value.join(i.value for i in args[0].items or [])
-        else:
-            result = getattr(text.value, method)(*[a.value for a in args], **{k: v.value for k, v in kwargs.items()})
+        result = checked(getattr(str, method), text.value, *parts, **{k: v.value for k, v in kwargs.items()})
     except (TypeError, ValueError):
         return V.unknown()  # what Python raises here, the walk does not model
+    except TooLarge:  # `s.replace("a", "a" * 100)` over and over
+        return V.too_large("str", described(""))
     if isinstance(result, list | tuple):
+        if not tx.allowance.take(len(result)):
+            return V.too_large(None, ITEMS, kind=V.LIST)
         return Value(V.LIST if isinstance(result, list) else V.TUPLE, items=[V.const(r) for r in result])
     return V.const(result)
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, overload
 
 from vtlint.analyzer import values as V
+from vtlint.analyzer.bounds import ITEMS, MAX_ITEMS, length
 from vtlint.analyzer.builder import VariableBuilder
 from vtlint.analyzer.sources import item_source
 from vtlint.analyzer.values import Value
@@ -86,7 +88,11 @@ class BaseListVariable(Value):
             return V.const(None) if method != "pop" else V.unknown()
         index = args[0] if args else None
         where = index.value if index is not None and index.kind == V.CONST and isinstance(index.value, int) else None
-        if method == "append" and args:
+        added = len(args[0].items) if method == "extend" and args and args[0].items is not None else 1
+        if method in GROWERS and (len(self.items) + added > MAX_ITEMS or not tx.allowance.take(added)):
+            self.items = None  # `xs.extend(xs)` in a loop: past the bound, a list of unknown length
+            V.noted(tx, V.too_large(None, ITEMS, kind=V.LIST), act, node)
+        elif method == "append" and args:
             self.items.append(args[0].with_(source=None))
         elif method == "extend" and args and args[0].items is not None:
             self.items.extend(i.with_(source=None) for i in args[0].items)
@@ -106,7 +112,8 @@ NONEMPTY = "nonempty"  # attrs flag of a range of unknown length known to run at
 
 # List methods that change the list in place.
 MUTATORS = frozenset({"append", "extend", "insert", "pop", "clear", "remove"})
-# ... and the ones that only read it.
+# ... those of them that make it longer, and the ones that only read it.
+GROWERS = frozenset({"append", "extend", "insert"})
 READERS = frozenset({"index", "count"})
 
 
@@ -116,10 +123,37 @@ class RangeVariable(Value):
     def truth(self, tx: Walker, act: Act, node: cst.CSTNode, construct: str) -> bool | None:
         return bool(self.value) if self.known else None
 
-    def unpack_var_sequence(self, tx: Walker, act: Act, node: cst.CSTNode) -> list[Value] | None:
-        return [V.const(i) for i in self.value] if self.known else None
+    def unpack_var_sequence(self, tx: Walker, act: Act, node: cst.CSTNode) -> Sequence[Value] | None:
+        return RangeItems(self.value) if self.known else None
 
     def first(self) -> Value:
         """Its first element when only the stop is unknown (`range(cfg.n_layer)`: 0)."""
         start = self.attrs.get("start")
         return V.const(start.value) if start is not None and start.known else Value(V.CONST, pytype="int")
+
+
+def too_long(value: Value) -> bool:
+    """A range the walk reads only as far as a loop goes: more than MAX_ITEMS elements."""
+    return isinstance(value, RangeVariable) and value.known and length(value.value) > MAX_ITEMS
+
+
+class RangeItems(Sequence[Value]):
+    """A range's elements, each made when it is read: a loop unrolls the first few of `range(10**12)`
+    without the other trillion (`len` is capped at what Python's `len` answers)."""
+
+    def __init__(self, numbers: range) -> None:
+        self.numbers = numbers
+
+    def __len__(self) -> int:
+        return length(self.numbers)
+
+    @overload
+    def __getitem__(self, index: int) -> Value: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Value]: ...
+
+    def __getitem__(self, index: int | slice) -> Value | list[Value]:
+        if isinstance(index, slice):
+            return [V.const(i) for i in self.numbers[index]]
+        return V.const(self.numbers[index])

@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from vtlint.analyzer import values as V
+from vtlint.analyzer.bounds import checked
 from vtlint.analyzer.values import Value
 
 Sizes = list[Value]
@@ -364,9 +365,9 @@ def elementwise(op: Any, left: Value, right: Value) -> list[Any] | None:
     lvals, rvals = values_of(left), values_of(right)
     try:
         if lvals is not None and right.kind == V.CONST and right.known:
-            return [op(v, right.value) for v in lvals]
+            return [checked(op, v, right.value) for v in lvals]
         if rvals is not None and left.kind == V.CONST and left.known:
-            return [op(left.value, v) for v in rvals]
-    except Exception:  # noqa: BLE001 - what Python would raise on these numbers: not known
+            return [checked(op, left.value, v) for v in rvals]
+    except Exception:  # noqa: BLE001 - what Python would raise on these numbers (or a result too large): not known
         return None
     return None
