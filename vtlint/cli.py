@@ -452,7 +452,12 @@ def _plain_text(result: CheckResult, show_notes: bool) -> str:
 
 
 def _internal_error(exc: BaseException) -> int:
-    click.echo(f"vtlint: internal error: {type(exc).__name__}: {one_line(str(exc))}", err=True)
+    try:  # an exception's text may be the repr of a deeply nested tree: made under the recursion limit
+        said = str(exc)
+    except Exception:  # noqa: BLE001 - that text is not worth a second fault
+        said = "(its message could not be shown)"
+    said = said if len(said) <= 500 else f"{said[:500]}..."
+    click.echo(f"vtlint: internal error: {type(exc).__name__}: {one_line(said)}", err=True)
     if os.environ.get("VTLINT_DEBUG"):
         traceback.print_exc()
     else:

@@ -19,7 +19,7 @@ from typing import Any
 MAX_INT_BITS = 4096  # a size, a seed or a hash fits; Python prints up to 4,300 digits (~14,000 bits)
 MAX_CHARS = 1 << 18  # characters: above the configuration texts the eager run parses (200,000)
 MAX_ITEMS = 1 << 14  # elements of one list, tuple or dict, or values of one parsed configuration
-MAX_MADE = 1 << 18  # elements one walk makes in bulk (`list(range(n))`, `xs + ys`, `s.split()`): ~200 MB of values
+MAX_MADE = 1 << 16  # elements one walk makes in bulk (`list(range(n))`, `xs + ys`, `s.split()`): ~50 MB of values
 _MAX_DIGITS = int(MAX_INT_BITS * math.log10(2)) + 1  # decimal digits of the largest int kept
 
 
@@ -197,6 +197,21 @@ def _expandtabs(text: Any, tabsize: Any = 8) -> bool:
     return isinstance(text, str) and isinstance(tabsize, int) and len(text) + text.count("\t") * tabsize > MAX_CHARS
 
 
+def _split(text: Any, sep: Any = None, maxsplit: Any = -1) -> bool:
+    """More parts than a container holds: counted without splitting (a long text, split in a loop)."""
+    if not isinstance(text, str) or (isinstance(maxsplit, int) and 0 <= maxsplit < MAX_ITEMS):
+        return False
+    parts = text.count(sep) + 1 if isinstance(sep, str) and sep else len(text) // 2 + 1
+    return parts > MAX_ITEMS
+
+
+def _splitlines(text: Any, keepends: Any = False) -> bool:
+    return isinstance(text, str) and sum(text.count(c) for c in _LINE_BREAKS) + 1 > MAX_ITEMS
+
+
+_LINE_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+
+
 def _join(separator: Any, parts: Any) -> bool:
     if not isinstance(separator, str) or not isinstance(parts, (list, tuple)):
         return False
@@ -207,5 +222,6 @@ _ESTIMATES: dict[Callable[..., Any], Callable[..., bool]] = {
     operator.mul: _mul, operator.add: _add, operator.pow: _pow, pow: _pow, operator.lshift: _lshift,
     operator.mod: _printf, format: _format, round: _round, math.factorial: _factorial, math.comb: _comb,
     math.perm: _perm, math.lcm: _lcm, str.replace: _replace, str.zfill: _width, str.center: _width,
-    str.ljust: _width, str.rjust: _width, str.expandtabs: _expandtabs, str.join: _join,
+    str.ljust: _width, str.rjust: _width, str.expandtabs: _expandtabs, str.join: _join, str.split: _split,
+    str.rsplit: _split, str.splitlines: _splitlines,
 }

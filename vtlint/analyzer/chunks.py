@@ -58,7 +58,14 @@ class Chunk:
 
     @classmethod
     def of(cls, module: cst.Module) -> Chunk:
-        ranges = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+        try:
+            ranges = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+        except KeyError as exc:
+            # LibCST's position recorder loses its bookkeeping while a RecursionError of its code
+            # generation unwinds (a `1 + 1 + ...` of thousands of terms): the nesting is the error
+            if _recursed(exc):
+                raise RecursionError("nesting too deep to place its nodes") from None
+            raise
         return cls(module, tuple(module.body), ranges=dict(ranges))
 
     def owned(self) -> dict[cst.CSTNode, tuple[CodeRange, ChunkKey]]:
@@ -86,6 +93,14 @@ class ReadingClock:
 
 
 READING = ReadingClock()
+
+
+def _recursed(exc: BaseException) -> bool:
+    """Whether `exc` was raised while handling a RecursionError (at any remove)."""
+    seen = exc.__context__
+    while seen is not None and not isinstance(seen, RecursionError):
+        seen = seen.__context__
+    return seen is not None
 
 
 class Positions:

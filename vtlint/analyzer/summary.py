@@ -20,6 +20,7 @@ from typing import Any
 import libcst as cst
 
 from vtlint.analyzer import values as V
+from vtlint.analyzer.bounds import ITEMS, MAX_ITEMS
 from vtlint.analyzer.values import Value
 
 # Text without which a module cannot create a compiled entry or change Dynamo's config
@@ -158,7 +159,11 @@ def literal(node: cst.BaseExpression, imports: dict[str, str]) -> Value:
         if any(not isinstance(e, cst.Element) for e in node.elements):
             return V.unknown()
         kind = V.LIST if isinstance(node, cst.List) else V.TUPLE
+        if len(node.elements) > MAX_ITEMS:  # a dataset written out (`DATA = [...]` of 200,000 numbers)
+            return V.too_large(None, ITEMS, kind=kind)
         return Value(kind, items=[literal(e.value, imports) for e in node.elements])
+    if isinstance(node, cst.Dict) and len(node.elements) > MAX_ITEMS:
+        return V.too_large(None, ITEMS, kind=V.DICT)
     if isinstance(node, cst.Dict):
         keys, items = [], []
         for element in node.elements:

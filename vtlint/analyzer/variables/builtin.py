@@ -230,6 +230,8 @@ def _any_all(tx: Walker, wanted: bool, iterable: Value, act: Act, node: cst.CSTN
 
 
 def _len(tx: Walker, target: Value, act: Act, node: cst.CSTNode) -> Value:
+    if V.TOO_LARGE in target.attrs:
+        return Value(V.CONST, pytype="int", confidence="medium", attrs=V.carried(target))
     if target.kind == V.CONST:
         tx.use(target, act, node)  # `len(s)` of a string from outside is constant-folded: EQUALS_MATCH on s
         return V.compute(len, target.value) if target.known else Value(V.CONST, pytype="int")
@@ -239,8 +241,6 @@ def _len(tx: Walker, target: Value, act: Act, node: cst.CSTNode) -> Value:
         return V.const(len(target.items))  # a ModuleList's length is static, as its children are
     if tx.eager and target.kind == V.TENSOR and target.items and target.items[0].kind == V.CONST:
         return target.items[0]  # `len(x)` of a tensor the program built: its first size
-    if V.TOO_LARGE in target.attrs:
-        return Value(V.CONST, pytype="int", confidence="medium", attrs=V.carried(target))
     if isinstance(target, (TensorDatasetVariable, DataLoaderVariable)) and (count := target.length()) is not None:
         return V.const(count)
     if isinstance(target, UserDefinedObjectVariable):

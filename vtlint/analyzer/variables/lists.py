@@ -95,7 +95,7 @@ class BaseListVariable(Value):
         elif method == "append" and args:
             self.items.append(args[0].with_(source=None))
         elif method == "extend" and args and args[0].items is not None:
-            self.items.extend(i.with_(source=None) for i in args[0].items)
+            self.items.extend([i.with_(source=None) for i in args[0].items])  # made first: `xs.extend(xs)`
         elif method == "pop" and (index is None or where is not None) and self.items \
                 and -len(self.items) <= (where if where is not None else -1) < len(self.items):
             return self.items.pop(-1 if where is None else where)
