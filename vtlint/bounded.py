@@ -4,7 +4,8 @@ opened without waiting (a FIFO never blocks the run), must be a regular file (no
 a device, FIFO or socket, also behind a symlink), is checked for size before it is
 read, and JSON and TOML are parsed with a bounded nesting depth (both parsers
 recurse: deep input is a RecursionError, or worse in a thread with a small stack).
-Every failure is an OSError or a ValueError whose message names the file."""
+Every failure is an OSError (naming the file) or a ValueError (the caller names it):
+one clear error, never a hang, an unbounded read or a traceback."""
 
 from __future__ import annotations
 

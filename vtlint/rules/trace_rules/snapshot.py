@@ -119,23 +119,43 @@ def damage(data: Any) -> str | None:
     return f"/{'/'.join(map(str, error.absolute_path))}: {error.message[:200]}"
 
 
-def _read_cached(path: Path) -> tuple[dict[str, Any] | None, str]:
-    """A snapshot from the cache folder, and "" -- or None and why it is unusable; an
-    unusable one (not a regular file, too large, too deep, not the schema) is dropped,
-    so that it is rebuilt."""
+def _read_cached(path: Path, version: str) -> tuple[dict[str, Any] | None, str]:
+    """A snapshot of torch `version` from the cache folder, the sections its torch lost
+    filled in, and "" -- or None and why it is unusable. One of another schema (another
+    vtlint's) is left as it is; an unusable one (not a regular file, too large, too deep,
+    not JSON, of the wrong types) is dropped, so that it is rebuilt."""
     try:
         data = loads(read_bytes(path, MAX_SNAPSHOT_BYTES))
-        problem = damage(data)
     except FileNotFoundError:
         return None, ""
     except OSError as exc:
-        problem = exc.strerror or str(exc)
+        problem: str | None = exc.strerror or str(exc)
     except ValueError as exc:  # not UTF-8, not JSON, nested too deep
         problem = f"not JSON: {exc}"
-    if problem is None:
-        return data, ""
+    else:
+        if isinstance(data, dict) and data.get("schema") != SCHEMA:
+            return None, ""
+        data = _filled(data, version) if isinstance(data, dict) else data
+        problem = damage(data)
+        if problem is None:
+            return data, ""
     _drop(path)
     return None, f"the cached snapshot {path.name} was unusable ({problem})"
+
+
+def _lost(data: dict[str, Any]) -> list[str]:
+    """The sections the snapshot's torch could not give (its `lost`)."""
+    lost = data.get("lost")
+    return [key for key in SECTIONS if isinstance(lost, dict) and key in lost]
+
+
+def _filled(data: dict[str, Any], version: str) -> dict[str, Any]:
+    """`data` with each lost section taken from the shipped snapshot nearest torch `version`."""
+    sections = _lost(data)
+    if not sections:
+        return data
+    donor = _read(_nearest_shipped(version)) or {}
+    return data | {key: donor.get(key, data.get(key)) for key in sections}
 
 
 def _drop(path: Path) -> None:
@@ -209,13 +229,11 @@ def _shipped_label(path: Path) -> str:
 
 def _own(data: dict[str, Any], origin: str, path: Path, version: str) -> Snapshot:
     """A snapshot of the installed torch; a section it lost (its torch lacks what that
-    section reads) comes from the nearest shipped snapshot, and a Notification says so."""
-    lost_sections = [key for key in SECTIONS if key in data.get("lost", {})]
+    section reads) came from the nearest shipped snapshot (`_filled`), and a Notification says so."""
+    lost_sections = _lost(data)
     if not lost_sections:
         return Snapshot(data, origin, path)
     donor = _nearest_shipped(version)
-    donor_data = _read(donor) or {}
-    filled = data | {key: donor_data.get(key, data[key]) for key in lost_sections}
     note = Notification(
         "config",
         f"the trace_rules snapshot of torch {version} lacks {', '.join(lost_sections)} "
@@ -223,7 +241,7 @@ def _own(data: dict[str, Any], origin: str, path: Path, version: str) -> Snapsho
         f"vtlint (torch {_shipped_label(donor)}), the rest is torch {version}'s own.",
         Level.WARNING,
     )
-    return Snapshot(filled, origin, path, (note,))
+    return Snapshot(data, origin, path, (note,))
 
 
 def load(*, allow_build: bool = True) -> Snapshot:
@@ -239,20 +257,20 @@ def load(*, allow_build: bool = True) -> Snapshot:
             Level.WARNING,
         )])
     cached = cache_path(version)
-    data, unusable = _read_cached(cached)
+    data, unusable = _read_cached(cached, version)
     if data is not None and data.get("torch_version") == version:
         return _own(data, "cache", cached, version)
     shipped = _shipped_for(version)
     if shipped is not None:  # built from this very torch release: nothing to build
         return shipped
-    why = unusable or "not built yet (run `vtlint rules --refresh`)"
+    why = f"{unusable or 'not built yet'}; run `vtlint rules --refresh`"
     failed = _failure_path(version)
     remembered = _remembered_failure(failed)
     if remembered:  # a build that failed once is not retried on every run; --refresh retries it
         why = remembered + "; `vtlint rules --refresh` retries"
     elif allow_build:
         built, why = build(version)
-        data, unusable = _read_cached(built) if built else (None, "")
+        data, unusable = _read_cached(built, version) if built else (None, "")
         if data is not None:
             return _own(data, "built", built, version)  # type: ignore[arg-type]
         why = why or unusable
