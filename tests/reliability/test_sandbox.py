@@ -203,3 +203,15 @@ def test_a_list_literal_past_the_bound_is_noted_not_followed(tmp_path: Path) -> 
         "goes on without it"]
     [length] = [f for f in result.findings if f.source == "G['DATA']"]
     assert "== 20000" not in (length.guard or "")  # its length is not known, so not printed
+
+
+def test_a_thousand_deep_module_class_chain_is_followed(tmp_path: Path) -> None:
+    """Item 11: `torch.compile(C999())` of a 1,000-deep chain of nn.Module subclasses was dropped
+    silently ("All checks passed": its bases were read 20 deep); C0's forward breaks the graph."""
+    chain = "".join(f"class C{i}(C{i - 1}):\n    pass\n\n\n" for i in range(1, 1000))
+    source = ("import torch\n\n\nclass C0(torch.nn.Module):\n    def forward(self, x):\n        print(x)\n"
+              f"        return x\n\n\n{chain}m = torch.compile(C999())\nm(torch.ones(2))\n")
+    found, rss_mb = _analyze_alone(tmp_path, "chain", source)
+    assert found["seconds"] < MAX_SECONDS and rss_mb < MAX_RSS_MB, (found["seconds"], rss_mb)
+    assert found["entries"] == ["chain.py:C0.forward"]
+    assert any("GB0059" in f for f in found["findings"]), found["findings"]

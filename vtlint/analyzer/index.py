@@ -142,6 +142,9 @@ def _roots_key(roots: list[Path]) -> tuple[tuple[str, int], ...]:
     return tuple(key)
 
 
+MAX_MRO = 1024  # classes in one class's chain of bases (a real one has a few; 1,000 subclasses deep is followed)
+
+
 class Project:
     def __init__(self, summaries: list[ModuleSummary], texts: dict[str, str], chunks: ChunkCache | None = None,
                  edited: frozenset[str] | set[str] = frozenset()) -> None:
@@ -319,21 +322,39 @@ class Project:
                 return self._defining(f"{target}{dot}{tail}", hops - 1) or found
         return found
 
-    def mro(self, summary: ModuleSummary, cls: ClassSummary, depth: int = 0) -> list[tuple[ModuleSummary, ClassSummary]]:
-        """The class and its project-local bases, depth first (enough for attribute lookup).
-        Kept per class: every attribute read and method lookup of the walk asks for it."""
+    def mro(self, summary: ModuleSummary, cls: ClassSummary) -> list[tuple[ModuleSummary, ClassSummary]]:
+        """The class and its project-local bases, depth first (enough for attribute lookup), each
+        once and at most MAX_MRO of them. Each class's chain is made once, from its bases' chains,
+        in a loop (a thousand subclasses deep is no recursion), a cycle cut where it closes: every
+        attribute read and method lookup of the walk asks for it."""
         key = (summary.display, cls.qualname)
-        if depth == 0 and key in self._mros:
-            return self._mros[key]
+        stack = [(summary, cls, False)]
+        entered: set[tuple[str, str]] = set()
+        while stack:
+            module, klass, bases_done = stack.pop()
+            here = (module.display, klass.qualname)
+            if here in self._mros or (here in entered and not bases_done):
+                continue
+            if bases_done:
+                self._mros[here] = self._joined(module, klass)
+                continue
+            entered.add(here)
+            stack.append((module, klass, True))
+            stack += [(found[0], found[1], False) for found in self._bases(module, klass)]
+        return self._mros[key]
+
+    def _bases(self, summary: ModuleSummary, cls: ClassSummary) -> list[tuple[ModuleSummary, ClassSummary]]:
+        return [found for base in cls.bases if (found := self.klass(self.qualify(summary, base))) is not None]
+
+    def _joined(self, summary: ModuleSummary, cls: ClassSummary) -> list[tuple[ModuleSummary, ClassSummary]]:
+        """`cls` before its bases' chains (made already, but for a base in a cycle), each class once."""
         chain = [(summary, cls)]
-        if depth > 20:
-            return chain
-        for base in cls.bases:
-            found = self.klass(self.qualify(summary, base))
-            if found and found[1] is not cls:
-                chain += self.mro(found[0], found[1], depth + 1)
-        if depth == 0:
-            self._mros[key] = chain
+        seen = {(summary.display, cls.qualname)}
+        for base in self._bases(summary, cls):
+            for module, klass in self._mros.get((base[0].display, base[1].qualname), [base]):
+                if (module.display, klass.qualname) not in seen and len(chain) < MAX_MRO:
+                    seen.add((module.display, klass.qualname))
+                    chain.append((module, klass))
         return chain
 
     def external_bases(self, summary: ModuleSummary, cls: ClassSummary) -> list[str]:
