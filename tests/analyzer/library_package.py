@@ -104,6 +104,8 @@ PACKAGE: dict[str, str] = {
         class TinyConfig:
             hidden: int = 8
             scale: float = 1.0
+            use_cache: bool = True
+            return_dict: bool = True
 
             def __post_init__(self, **kwargs):
                 self.mode = kwargs.pop("mode", "fast")
@@ -111,22 +113,65 @@ PACKAGE: dict[str, str] = {
 
         __all__ = ["TinyConfig"]
     ''',
+    "tinylib/utils.py": '''
+        import functools
+
+
+        def can_return_tuple(func):
+            @functools.wraps(func)
+            def wrapper(self, *args, **kwargs):
+                return_dict = kwargs.pop("return_dict", None)
+                if return_dict is None:
+                    return_dict = self.config.return_dict
+                output = func(self, *args, **kwargs)
+                return output if return_dict else (output,)
+
+            return wrapper
+
+
+        def deprecate_kwarg(old_name, new_name):
+            def wrapper(func):
+                @functools.wraps(func)
+                def wrapped_func(*args, **kwargs):
+                    if old_name in kwargs:
+                        kwargs[new_name] = kwargs.pop(old_name)
+                    return func(*args, **kwargs)
+
+                return wrapped_func
+
+            return wrapper
+    ''',
     "tinylib/models/tiny/modeling_tiny.py": '''
         import torch
         from torch import nn
+
+        from ...utils import can_return_tuple, deprecate_kwarg
+
+
+        class TinyBlock(nn.Module):
+            def __init__(self, config):
+                super().__init__()
+                self.config = config
+                self.proj = nn.Linear(config.hidden, config.hidden)
+
+            @deprecate_kwarg("past", "cache")
+            def forward(self, x, cache=None, use_cache=False):
+                y = self.proj(x)
+                if self.config.mode == "slow":
+                    print("slow path")
+                return y * self.config.scale
 
 
         class TinyModel(nn.Module):
             def __init__(self, config):
                 super().__init__()
                 self.config = config
-                self.proj = nn.Linear(config.hidden, config.hidden)
+                self.block = TinyBlock(config)
 
-            def forward(self, x):
-                y = self.proj(x)
-                if self.config.mode == "slow":
-                    print("slow path")
-                return y * self.config.scale
+            @can_return_tuple
+            def forward(self, x, cache=None, use_cache=None):
+                use_cache = use_cache if use_cache is not None else self.config.use_cache
+                return self.block(x, cache=cache, use_cache=use_cache)
 
 
         __all__ = ["TinyModel"]

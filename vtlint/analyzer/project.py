@@ -37,7 +37,7 @@ from vtlint.analyzer.files import SourceError, SourceFile, read_source
 from vtlint.analyzer.index import Parsed, Project, parsed_module
 from vtlint.analyzer.recompiles import predict_recompiles
 from vtlint.analyzer.rescan import ScanMemo, scan_reusing
-from vtlint.analyzer.seeding import entry_env, site_value
+from vtlint.analyzer.seeding import decorated_root, entry_env, site_value
 from vtlint.analyzer.summary import ModuleSummary, positional_params, summarize
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.walk import Act, CalleeFrame, Functions, TooComplex, Walker
@@ -578,7 +578,8 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
             Level.WARNING, Location(spec.display, parsed.line(fn))))
         return
     cls = f"{parsed.summary.module}.{spec.qualname.rpartition('.')[0]}" if "." in spec.qualname else None
-    events = _walk_frame(walker, Act(parsed, spec.qualname, env, cls=cls), fn, entry, prediction)
+    act, code = _root_frame(walker, parsed, spec, fn, env, cls, calls)
+    events = _walk_frame(walker, act, code, entry, prediction)
     _scan_walked(project, events, facts)
     if _compiles_nothing(events):
         prediction.events.extend(_dedupe(events))
@@ -587,7 +588,7 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
         return
     recompiles = predict_recompiles(project, spec, settings, events, calls, facts, entry,
                                     functions=driven.functions)
-    root = fn.name.value
+    root = code.name.value
     compiles = _compiles(_of_frame(recompiles, root), calls, settings)
     retyped, names = _retyping_call(calls, fn)
     counted = retyped is not None and any(r.detail.get("call") == retyped for r in recompiles)
@@ -713,6 +714,17 @@ def _seed_call_state(walker: Walker, calls: list[Site]) -> None:
         walker.autocast = calls[0].autocast
 
 
+def _root_frame(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionDef, env: dict[str, Value],
+                cls: str | None, calls: list[Site]) -> tuple[Act, cst.FunctionDef]:
+    """The activation the entry's frame starts with, and its code: the function's own, or for a decorated
+    function the outermost wrapper's (Dynamo's frame is the code the call runs first)."""
+    root = decorated_root(walker, parsed, spec, fn, env, calls)
+    if root is None:
+        return Act(parsed, spec.qualname, env, cls=cls), fn
+    walker.rename_root(root[1].name.value)
+    return root
+
+
 def _walk_again(project: Project, settings: DynamoSettings, spec: EntrySpec, fn: cst.FunctionDef, cls: str | None,
                 calls: list[Site], prediction: Prediction, functions: Functions) -> list[Event]:
     """The frame traced once more, for the compile the first of `calls` causes (its notes are the
@@ -728,7 +740,7 @@ def _walk_again(project: Project, settings: DynamoSettings, spec: EntrySpec, fn:
     scratch = Prediction()
     try:
         env = entry_env(walker, parsed, spec, fn, calls)
-        events = _walk_frame(walker, Act(parsed, spec.qualname, env, cls=cls), fn, entry, scratch)
+        events = _walk_frame(walker, *_root_frame(walker, parsed, spec, fn, env, cls, calls), entry, scratch)
     except TooComplex as exc:
         scratch.cut_short |= exc.timed_out
         events = []
@@ -862,6 +874,11 @@ def _walk_frame(walker: Walker, act: Act, fn: cst.FunctionDef, entry: str, predi
     return events
 
 
+# Frames compiled for callees that broke inside callees that broke ...: each level of a decorator chain is one
+# (a transformers model's forward is three wrappers deep, and its layers' forwards three more).
+MAX_CALLEE_DEPTH = 16
+
+
 def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list[CalleeFrame],
                         prediction: Prediction, depth: int, grad_modes: list[bool], functions: Functions) -> None:
     """Callees whose inlining broke the graph run eagerly, and Dynamo compiles each as its own frame
@@ -870,18 +887,20 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
     if not frames:
         return
     known = {e.key for e in prediction.events}
-    done = {e.entry for e in prediction.events if e.action is Action.FRAME}
+    walked = {e.entry: e for e in prediction.events if e.action is Action.FRAME}
+    done = {(e.entry, e.frame) for e in walked.values()}
     for frame in frames:
-        entry = f"{frame.parsed.summary.display}:{frame.qualname}"
-        if entry in done or depth > 3:
+        entry = frame.entry
+        # each code object is a frame of its own; a decorator's chain is one entry (the function it wraps)
+        if (entry, frame.fn.name.value) in done or depth > MAX_CALLEE_DEPTH:
             continue
-        done.add(entry)
+        done.add((entry, frame.fn.name.value))
         walker = Walker(project, settings, entry, frame.fn.name.value, ENTRY_BUDGET_S)
         functions.lend(walker)
         calls = [f.call for f in frames if f.call is not None and f.qualname == frame.qualname
                  and f.parsed is frame.parsed]
         walker.replay_grad_modes = _grad_modes(calls) if calls else grad_modes or [True]
-        act = Act(frame.parsed, frame.qualname, frame.env(), cls=frame.cls)
+        act = Act(frame.parsed, frame.qualname, frame.env(), cls=frame.cls, closure=frame.frame_closure())
         events = _walk_frame(walker, act, frame.fn, entry, prediction)
         if len(calls) > 1 and not _compiles_nothing(events):
             # called again by the eager frame (the next expert of a loop, the next token): its recompiles
@@ -899,6 +918,12 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
                     repeats = max(compiles - len(retraced), 1)
                     event.detail["graph_count"] = event.detail["graph_count"] * repeats + sum(retraced)
             events += recompiles
+        if entry in walked:  # another code object of an entry walked already: one FRAME event counts both
+            first = walked[entry]
+            for event in (e for e in events if e.action is Action.FRAME):
+                first.detail["graph_count"] = first.detail.get("graph_count", 0) + event.detail.get("graph_count", 0)
+            events = [e for e in events if e.action is not Action.FRAME]
+        walked.update({e.entry: e for e in events if e.action is Action.FRAME})
         # the break itself is already reported at the same line from the caller's frame
         prediction.events.extend(e for e in _dedupe(events)
                                  if not (e.action is Action.GRAPH_BREAK and e.key in known))

@@ -9,15 +9,15 @@ from typing import Any
 import libcst as cst
 
 from vtlint.analyzer import values as V
-from vtlint.analyzer.entries import EntrySpec, Site
+from vtlint.analyzer.entries import COMPILE, OPTIMIZE, EntrySpec, Site
 from vtlint.analyzer.index import Parsed
 from vtlint.analyzer.sources import LocalSource
-from vtlint.analyzer.summary import literal, positional_params, scalar_annotation
+from vtlint.analyzer.summary import dotted, literal, positional_params, resolve, scalar_annotation
 from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.nn_module import set_training
 from vtlint.analyzer.variables.unknown import is_tensor_only_attribute
-from vtlint.analyzer.walk import Walker
+from vtlint.analyzer.walk import FRAME_DEFAULTS, Act, Walker
 
 
 def _scalar_annotation(param: cst.Param) -> str | None:
@@ -90,6 +90,49 @@ def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionD
     if fn.params.star_kwarg is not None:
         env[fn.params.star_kwarg.name.value] = Value(V.DICT, source=LocalSource(fn.params.star_kwarg.name.value))
     return env
+
+
+def decorated_root(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionDef, env: dict[str, Value],
+                   calls: list[Site]) -> tuple[Act, cst.FunctionDef] | None:
+    """The frame Dynamo compiles for a decorated entry (`@can_return_tuple def forward(self, ...)`): the
+    outermost decorator's wrapper, which inlines the next one and, at the chain's end, the function. It
+    is called with what the first call passes (the others are the function's defaults). Its guards are
+    named as the function's parameters (`L['input_ids']` for the wrapper's `L['args'][0]`, `L['use_cache']`
+    for `L['func'].__defaults__[0]`), as the runtime names a wrapper's frame after the function it wraps."""
+    summary = parsed.summary
+    inside = _inside_compile(fn, summary.imports)  # `@timed @torch.compile def f`: `timed` wraps the compiled f
+    if inside >= len(fn.decorators):
+        return None
+    params = positional_params(fn)
+    receiver = params[0].name.value if params and spec.qualname.rpartition(".")[0] in summary.classes else None
+    ref = f"{summary.module}.{spec.qualname}" if summary.module else spec.qualname
+    func = Value(V.FUNC, ref=ref, bound_self=env.get(receiver) if receiver else None,
+                 attrs={FRAME_DEFAULTS: V.const(True), "decorators_applied": inside})
+    wrapped = walker.decorator_wrapper(parsed, fn, func)
+    found = walker.function_node(wrapped) if wrapped is not None else None
+    if found is None or not isinstance(found[1], cst.FunctionDef):
+        return None
+    wparsed, wrapper, closure, cls, qualname = found
+    names = [p.name.value for p in params[1 if receiver else 0:]]
+    first = calls[0] if calls else None
+    positional = names[:len(first.args)] if first else names[:1]
+    keywords = [n for n in names[len(positional):] if first and n in first.kwargs]
+    args = [env[receiver]] if receiver else []
+    args += [env[name] for name in positional if name in env]
+    act = Act(parsed, spec.qualname, env)
+    wenv = walker.bind(wrapper, wrapped, args, {name: env[name] for name in keywords if name in env}, wparsed, act, fn)
+    return Act(wparsed, qualname, wenv, cls=cls, closure=closure), wrapper
+
+
+def _inside_compile(fn: cst.FunctionDef, imports: dict[str, str]) -> int:
+    """How many of the function's decorators are outside a `@torch.compile` among them (none when it has none)."""
+    for index, decorator in enumerate(fn.decorators):
+        target = decorator.decorator
+        while isinstance(target, cst.Call):  # `@torch.compile(...)`, `@torch._dynamo.optimize("eager")`
+            target = target.func
+        if resolve(dotted(target) or "", imports) in COMPILE | OPTIMIZE:
+            return index + 1
+    return 0
 
 
 def _is_none(node: cst.BaseExpression) -> bool:

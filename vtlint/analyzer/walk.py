@@ -101,6 +101,10 @@ _CMPOPS = {
 }
 
 
+# A decorated entry's function, reached through its wrappers' closures in the root frame: the defaults
+# its call leaves in place are named as its own locals (`L['use_cache']`), as the runtime names them.
+FRAME_DEFAULTS = "frame_defaults"
+
 # Calls that build a dict, evaluated where a module's or class's body makes one.
 DICT_MAKERS = frozenset({"dict", "collections.OrderedDict"})
 
@@ -204,11 +208,62 @@ class CalleeFrame:
     args: dict[str, Value]  # as bound at the call
     cls: str | None
     call: Site | None = None  # where eager code called it, with the values it passed (a skipped frame's calls)
+    closure: dict[str, Value] = field(default_factory=dict)
+    # a decorator's wrapper: the function at the end of its closure chain, whose entry the frame is
+    linked: tuple[Parsed, cst.FunctionDef, str] | None = None
+
+    @property
+    def entry(self) -> str:
+        parsed, qualname = (self.linked[0], self.linked[2]) if self.linked else (self.parsed, self.qualname)
+        return f"{parsed.summary.display}:{qualname}"
 
     def env(self) -> dict[str, Value]:
-        """The callee's arguments are the new frame's locals: `L['param']`."""
+        """The callee's arguments are the new frame's locals: `L['param']`; a wrapper's are named as the
+        parameters of the function it wraps (`L['hidden_states']` for `L['args'][0]`), as the runtime names
+        a wrapper's frame after that function."""
+        if self.linked is not None:
+            return wrapper_locals(self.fn, self.args, self.linked[1])
         return {name: value.with_(source=LocalSource(name)) if value.kind != V.FUNC else value
                 for name, value in self.args.items()}
+
+    def frame_closure(self) -> dict[str, Value]:
+        """The cells a wrapper's frame reads: the wrapped function's defaults are frame locals too."""
+        return {name: value.with_(attrs={**value.attrs, FRAME_DEFAULTS: V.const(True)})
+                if self.linked is not None and value.kind == V.FUNC else value for name, value in self.closure.items()}
+
+
+def wrapper_locals(wrapper: cst.FunctionDef, bound: dict[str, Value], target: cst.FunctionDef) -> dict[str, Value]:
+    """A wrapper's bound arguments (`self, *args, **kwargs`), each named as the parameter of `target` it
+    fills: positionally in order, then by keyword."""
+    names = [p.name.value for p in positional_params(target)]
+    own = [p.name.value for p in positional_params(wrapper)]
+    star = wrapper.params.star_arg.name.value if isinstance(wrapper.params.star_arg, cst.Param) else None
+    starred = bound.get(star) if star else None
+    positional = [bound[name] for name in own if name in bound] + list(starred.items or []) if starred else []
+    env: dict[str, Value] = {}
+    for index, name in enumerate(own):
+        if name in bound:
+            target_name = names[index] if index < len(names) else name
+            env[name] = bound[name].with_(source=LocalSource(target_name)) if bound[name].kind != V.FUNC else bound[name]
+    if star and starred is not None:
+        items = [v.with_(source=LocalSource(names[i])) if i < len(names) else v
+                 for i, v in enumerate(positional)][len(own):]
+        env[star] = starred.with_(items=items, source=None)
+    kwarg = wrapper.params.star_kwarg.name.value if wrapper.params.star_kwarg is not None else None
+    if kwarg and kwarg in bound and bound[kwarg].keys is not None:
+        given = bound[kwarg]
+        env[kwarg] = given.with_(items=[v.with_(source=LocalSource(str(k))) for k, v in zip(given.keys, given.items or [])],
+                                 source=None)
+    for name, value in bound.items():
+        env.setdefault(name, value.with_(source=LocalSource(name)) if value.kind != V.FUNC else value)
+    return env
+
+
+def passes_on(fn: cst.FunctionDef | cst.Lambda, qualname: str) -> bool:
+    """A decorator's closure that takes `*args`/`**kwargs` (transformers' `can_return_tuple` wrapper,
+    `deprecate_kwarg`'s `wrapped_func`): a link in a chain, not the function at its end (the runtime's rule)."""
+    return isinstance(fn, cst.FunctionDef) and "<locals>" in qualname and (
+        isinstance(fn.params.star_arg, cst.Param) or fn.params.star_kwarg is not None)
 
 
 @dataclass
@@ -314,6 +369,10 @@ class Walker:
         self.in_try = 0  # the frame's own enclosing `try` bodies and handlers: Dynamo cannot resume inside them
         self.catching: list[frozenset[str]] = []  # what each enclosing `try`'s handlers catch, innermost last
         self.uncertain = 0  # enclosing branches the walk takes without knowing they run
+
+    def rename_root(self, name: str) -> None:
+        """The root frame runs other code than the entry's function (a decorator's wrapper): its name."""
+        self.fn_name = self.frame.name = name
 
     @functools.cached_property
     def library_entry(self) -> bool:
@@ -1882,7 +1941,7 @@ class Walker:
             # and bakes its result; nothing inside is traced, so nothing there breaks the graph
             return Value(V.CONST, confidence="medium")
         if isinstance(fn, cst.FunctionDef):
-            wrapped = self._decorator_wrapper(parsed, fn, func)
+            wrapped = self.decorator_wrapper(parsed, fn, func)
             if wrapped is not None:
                 # the name is bound to the decorator's wrapper: Dynamo inlines that, and it calls `fn`
                 wrapper_args = [func.bound_self, *args] if func.bound_self is not None else args
@@ -1898,7 +1957,8 @@ class Walker:
         shown = qualname.removesuffix(SETTER)  # a property's setter: its code object is named as the getter
         callee = f"{parsed.summary.display}:{shown}" if not shown.startswith("<") else shown
         code_name = "<lambda>" if isinstance(fn, cst.Lambda) else shown
-        if not parsed.summary.module.startswith("torch."):  # torch.nn's own forwards: not the user's news
+        if not parsed.summary.module.startswith("torch.") and FRAME_DEFAULTS not in func.attrs:
+            # (torch.nn's own forwards are not the user's news; the root frame's own decorator chain is no call)
             self.emit(Action.INLINE, act, node, callee=self.callee_name(parsed, code_name), variable_tracker=V.FUNC,
                       detail={"qualname": qualname})
         if func.source is not None:
@@ -1906,7 +1966,8 @@ class Walker:
             # layer): Dynamo reuses the VariableTracker it built first, so its defaults keep that Source
             first = self.function_sources.setdefault(key, func.source)
             func = func.with_(source=first) if first != func.source else func
-        attempt, ops = len(self.events), self.frame.graph_ops
+        attempt, ops, guarded = len(self.events), self.frame.graph_ops, set(self.frame.guarded)
+        passed = [*args, *kwargs.values()]  # the call's own arguments (binding consumes `kwargs`)
         env = self.bind(fn, func, args, kwargs, parsed, act, node)
         self.entered.add((parsed.summary.display, qualname))
         link = Related(self.loc(act, node), f"{'in a loop: ' if act.loops else ''}calls {callee.rpartition(':')[2]}")
@@ -1938,14 +1999,22 @@ class Walker:
             # (a package's own only when the compiled frame is a package's too: else not the user's news)
             if isinstance(fn, cst.FunctionDef) and (self.library_entry or
                                                     not self.project.is_library(parsed.summary.display)):
-                self.callee_frames.append(CalleeFrame(parsed, qualname, fn, bound, cls))
+                self.callee_frames.append(CalleeFrame(parsed, qualname, fn, bound, cls, closure=closure,
+                                                      linked=self.wrapped_function(fn, qualname, closure)))
             if act.depth > 0:
                 raise
             # Dynamo restarts the frame's analysis and traces the call as a break, not inlined: the
             # guards the failed attempt installed are gone with it. The call runs eagerly and the
             # rest of the statement (`self.block(x) + self.bias`) is the resume function's
             self.events[attempt:] = [e for e in self.events[attempt:] if e.action is not Action.WRAP]
-            self.frame.graph_ops = ops
+            self.frame.graph_ops, self.frame.guarded = ops, guarded
+            for value in passed:
+                # the arguments are rebuilt for the eager call: a frame input among them is guarded by
+                # value here (`self.model(cache=cache)`: `L['cache']` NONE_MATCH at the call), another
+                # value by its type only (for a None, that is its value)
+                if value.kind == V.CONST and value.known and (value.value is None or
+                                                              type(value.source) is LocalSource):
+                    self.use(value, act, node)
             self._resume(act, node)
             return V.unknown("medium")
         finally:
@@ -2003,7 +2072,7 @@ class Walker:
             return f"{parsed.summary.module}.{code_name}"
         return f"{parsed.summary.display}:{code_name}"
 
-    def _decorator_wrapper(self, parsed: Parsed, fn: cst.FunctionDef, func: Value) -> Value | None:
+    def decorator_wrapper(self, parsed: Parsed, fn: cst.FunctionDef, func: Value) -> Value | None:
         """`@deco` / `@deco(...)` of the project or a package: the wrapper the decorator returns,
         with the decorated function (one decorator fewer) in the decorator's closure."""
         applied = int(func.attrs.get("decorators_applied", 0) or 0)
@@ -2043,7 +2112,26 @@ class Walker:
             key = f"local:{id(wrapper)}:{id(fn)}:{index}"
             self.local_funcs[key] = (dparsed, wrapper, {params[0].name.value: original}, None)
             self.local_names[key] = qual
-            return Value(V.FUNC, ref=key)
+            # a wrapper of the root frame's chain is part of that frame's code, not a call it inlines
+            return Value(V.FUNC, ref=key, attrs={FRAME_DEFAULTS: func.attrs[FRAME_DEFAULTS]}
+                         if FRAME_DEFAULTS in func.attrs else {})
+        return None
+
+    def wrapped_function(self, fn: cst.FunctionDef, qualname: str,
+                         closure: dict[str, Value]) -> tuple[Parsed, cst.FunctionDef, str] | None:
+        """The function at the end of a decorator wrapper's closure chain (`MixtralModel.forward` for
+        `capture_outputs`'s wrapper around `merge_with_config_defaults`'s around it), or None for a
+        function that wraps nothing."""
+        found: tuple[Parsed, cst.FunctionDef, str] | None = None
+        for _ in range(MAX_DEPTH):
+            if not passes_on(fn, qualname):
+                return found
+            inner = [value for value in closure.values() if value.kind == V.FUNC]
+            node = self.function_node(inner[0]) if len(inner) == 1 else None
+            if node is None or not isinstance(node[1], cst.FunctionDef):
+                return None
+            parsed, fn, closure, _, qualname = node
+            found = (parsed, fn, qualname)
         return None
 
     def function_node(self, func: Value) -> tuple[Parsed, cst.FunctionDef | cst.Lambda, dict[str, Value], str | None, str] | None:
@@ -2083,6 +2171,8 @@ class Walker:
                 env[name] = queue.pop(0)
             elif name in kwargs:
                 env[name] = kwargs.pop(name)
+            elif param.default is not None and FRAME_DEFAULTS in func.attrs:
+                env[name] = self._default(param.default, parsed, LocalSource(name))
             elif param.default is not None:
                 source = item_source(attr_source(holder, "__defaults__"), defaults.index(param))
                 env[name] = self._default(param.default, parsed, source)
