@@ -65,3 +65,23 @@ def test_json_of_an_empty_run_is_still_written(run_cli, with_venv: Path) -> None
     result = run_cli("check", "generated", "--format", "json", "-o", "r.json", cwd=with_venv)
     assert result.exit_code == 2
     assert json.loads((with_venv / "r.json").read_text())["files_analyzed"] == 0
+
+
+def test_a_compiled_value_the_static_pass_cannot_follow_is_no_all_clear(run_cli, project) -> None:
+    root = project({"run.py": "import torch\nfrom elsewhere import make_model\n\n"
+                              "model = torch.compile(make_model())\nmodel(torch.ones(2))\n"})
+    result = run_cli("check", ".", cwd=root)
+    assert result.exit_code == 0, result.output
+    assert "All checks passed" not in result.output
+    assert "No findings in 1 file, but could not follow 1 compiled entry (run.py:4): --entry FILE:Class.forward " \
+           "names what is compiled there, --runtime-command runs it." in " ".join(result.output.split())
+    # it is said once, not counted again among the notes
+    assert "note on what the static pass cannot resolve" not in result.output
+
+
+def test_findings_beside_an_unfollowed_compile_name_it_too(run_cli, project) -> None:
+    root = project({"run.py": "import torch\nfrom elsewhere import make_model\n\n\n@torch.compile\n"
+                              "def f(x, n):\n    return x * n\n\n\ntorch.compile(make_model())\nf(torch.ones(2), 3)\n"})
+    result = run_cli("check", ".", cwd=root)
+    assert "Found 1 finding" in result.output
+    assert "Could not follow 1 compiled entry (run.py:10): --entry FILE:Class.forward" in " ".join(result.output.split())

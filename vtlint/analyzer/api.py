@@ -8,6 +8,11 @@ from vtlint.findings import Kind, Location, Notification
 from vtlint.trace import Event
 
 
+# The kind of the notification for a compiled value the static pass could not follow
+# (`torch.compile(make_model())`): the summary names each, and never says all checks passed.
+UNFOLLOWED_COMPILE = "unfollowed-compile"
+
+
 @dataclass(frozen=True)
 class FileProblem:
     """A file the analyzer could not use: reported as a VTL001/VTL002 finding."""

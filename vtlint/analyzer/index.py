@@ -17,6 +17,7 @@ import libcst as cst
 
 from vtlint.analyzer import reexports
 from vtlint.analyzer.chunks import READING, ChunkCache, Positions, parse_chunked, python_parse
+from vtlint.analyzer.files import MAX_SOURCE_BYTES
 from vtlint.analyzer.summary import (
     SETTER,
     ClassSummary,
@@ -26,6 +27,7 @@ from vtlint.analyzer.summary import (
     summarize,
     walk_statements,
 )
+from vtlint.bounded import read_text
 
 if TYPE_CHECKING:
     from vtlint.analyzer.entries import ModuleFacts, Mutation
@@ -259,7 +261,7 @@ class Project:
     def _load_library(self, path: Path, name: str) -> ModuleSummary | None:
         try:
             with READING.timed():
-                text = path.read_text(encoding="utf-8")
+                text = read_text(path, MAX_SOURCE_BYTES)  # an installed file too: regular, of a bounded size
                 module = cst.parse_module(text)
         except (OSError, UnicodeDecodeError, cst.ParserSyntaxError, RecursionError):
             return None

@@ -26,7 +26,7 @@ from typing import Any
 import libcst as cst
 
 from vtlint.analyzer import values as V
-from vtlint.analyzer.api import EntryInfo, FileProblem, Prediction
+from vtlint.analyzer.api import UNFOLLOWED_COMPILE, EntryInfo, FileProblem, Prediction
 from vtlint.analyzer.budget import ENTRY_BUDGET_S, OverBudget, time_limit
 from vtlint.analyzer.cache import Cache, digest
 from vtlint.analyzer.cache_entries import replay
@@ -470,7 +470,8 @@ def _scan_importers(project: Project, prediction: Prediction, scanned: dict[str,
     entry_modules: set[str] = set()
     for display, fact in scanned.items():
         for line, note in fact.notes:
-            prediction.notifications.append(Notification("limit", note, Level.NOTE, Location(display, line)))
+            kind = UNFOLLOWED_COMPILE if note == _UNRESOLVED else "limit"
+            prediction.notifications.append(Notification(kind, note, Level.NOTE, Location(display, line)))
         if fact.entries or fact.config:
             entry_modules.add(project.summaries[display].module)
     tails = {m.split(".")[-1] for m in entry_modules}

@@ -18,6 +18,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from vtlint.analyzer.files import MAX_SOURCE_BYTES
+from vtlint.bounded import read_text
+
 MAX_DEPTH = 6  # star imports followed through at most this many modules
 _ALL = re.compile(r"^__all__\s*(?::[^=\n]*)?=\s*", re.MULTILINE)
 
@@ -151,7 +154,7 @@ def _absolute(node: ast.ImportFrom, package: str) -> str:
 
 def _read(path: Path) -> str | None:
     try:
-        return path.read_text(encoding="utf-8")
+        return read_text(path, MAX_SOURCE_BYTES)
     except (OSError, UnicodeDecodeError):
         return None
 

@@ -10,8 +10,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
+from vtlint.analyzer.api import UNFOLLOWED_COMPILE
 from vtlint.check import CheckResult
-from vtlint.findings import Finding, Kind, Level
+from vtlint.findings import Finding, Kind, Level, Notification
 from vtlint.report.groups import break_cause, by_cause, by_entry, note_causes, recompile_cause
 from vtlint.report.uris import installed
 from vtlint.rules.registry import get_rule
@@ -141,8 +142,19 @@ def causes(result: CheckResult, show_notes: bool) -> list[Text]:
     return lines
 
 
+def _unfollowed(notes: list[Notification]) -> str:
+    """`could not follow 2 compiled entries (run.py:10, train.py:31)`: what is compiled there is not known."""
+    places = [f"{n.location.path}:{n.location.line}" for n in notes if n.location is not None]
+    more = len(places) - SHOWN_ENTRIES
+    shown = ", ".join(places[:SHOWN_ENTRIES]) + (f", and {more} more" if more > 0 else "")
+    return (f"could not follow {_plural(len(notes), 'compiled entry', 'compiled entries')} ({shown}): "
+            "--entry FILE:Class.forward names what is compiled there, --runtime-command runs it")
+
+
 def summary(result: CheckResult, show_notes: bool) -> Text:
     findings = visible(result, show_notes)
+    # a torch.compile whose value the static pass could not follow: what it compiles is not checked
+    unfollowed = [n for n in result.notifications if n.kind == UNFOLLOWED_COMPILE]
     hidden = len(result.findings) - len(findings)
     files = len(result.files)
     where = f"in {files} file{'s' if files != 1 else ''}"
@@ -154,15 +166,20 @@ def summary(result: CheckResult, show_notes: bool) -> Text:
         text = Text(f"No findings {where}; {_plural(len(result.missing), 'given path')} not found.", style="yellow")
     elif not findings and any(n.level is Level.ERROR for n in result.notifications):
         text = Text(f"No findings {where}, but the run has errors (above).", style="yellow")
+    elif not findings and unfollowed:
+        text = Text(f"No findings {where}, but {_unfollowed(unfollowed)}.", style="yellow")
     elif not findings:
         text = Text(f"All checks passed {where}.", style="green")
     else:
         kinds = Counter(f.kind.value for f in findings)
         detail = ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
         text = Text(f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({detail}) {where}.", style="bold")
+        if unfollowed:
+            said = _unfollowed(unfollowed)
+            text.append(f" {said[0].upper()}{said[1:]}.", style="yellow")
     if hidden:
         text.append(f" {_hidden_words(result)} hidden; --show-notes shows them.", style="dim")
-    notes = note_causes(result.notifications)
+    notes = note_causes([n for n in result.notifications if n.kind != UNFOLLOWED_COMPILE])
     if notes and not show_notes:
         detail = ", ".join(f"{cause} ×{n}" for cause, n in notes.most_common(SHOWN_CAUSES))
         text.append(f" {_plural(sum(notes.values()), 'note')} on what the static pass cannot resolve ({detail}); "
