@@ -6,6 +6,7 @@ the last runtime facts, the parsed statements of its files)."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +20,16 @@ FULL_SCAN_LIMIT = 400  # a project with more files is never analyzed whole from 
 
 
 @dataclass
+class Lint:
+    """A lint in progress, and the event that cancels it."""
+
+    trigger: Path
+    covers: set[Path]  # the files it analyzes and the open ones it publishes
+    cancel: threading.Event = field(default_factory=threading.Event)
+    requeue: bool = False  # cancelled for another file's lint: run again after it
+
+
+@dataclass
 class Project:
     root: Path
     config: Config
@@ -29,6 +40,7 @@ class Project:
     scanning: bool = False  # a whole-project scan is queued or running
     runtime: RuntimeInput | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one lint of a project at a time
+    running: Lint | None = None  # the lint holding the lock, until it ends
     chunks: ChunkCache = field(default_factory=ChunkCache)  # parsed statements kept warm between lints
 
     def source_file(self, path: Path) -> SourceFile:

@@ -4,13 +4,19 @@ Diagnostics come from the static pass only (`run_check` with the editor's unsave
 buffers as overrides): it never imports torch or the user's code, so a save never
 waits for torch. Each project keeps its files' parsed top-level statements warm
 between lints, so a save re-parses only the statements it changed. Running the user's harness (`vtlint.confirmAtRuntime`) is opt-in
-and refused unless the client says the workspace is trusted."""
+and refused unless the client says the workspace is trusted.
+
+A lint runs under the analyzer's budgets and can be cancelled: the next edit of a file
+it covers, or another file's lint (which goes first; the cancelled one runs again after
+it), ends it at its next checkpoint, so one slow file never holds the others' diagnostics
+back; `exit` ends the process at once, whatever runs."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
 import logging
+import os
 import sys
 import threading
 import time
@@ -23,15 +29,17 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from vtlint import __version__
+from vtlint.analyzer.budget import Cancelled, cancellable
 from vtlint.check import CheckResult, run_check
 from vtlint.findings import Finding, Notification
 from vtlint.lsp import convert, runtime_bridge
-from vtlint.lsp.project import Project
+from vtlint.lsp.project import Lint, Project
 from vtlint.lsp.settings import ConfigProblem, EditorSettings, resolve_config
 from vtlint.lsp.wire import VtlintProtocol, read_messages
 from vtlint.rules.registry import get_rule
 
 DEBOUNCE_S = 0.3
+HOVER_WAIT_S = 5.0  # a hover on a file whose lint is under way waits this long for its findings
 CONFIRM_COMMAND = "vtlint.confirmAtRuntime"
 STATUS_COMMAND = "vtlint.serverStatus"
 log = logging.getLogger("vtlint.lsp")
@@ -104,24 +112,50 @@ class VtlintServer(LanguageServer):
 
     # -- linting ---------------------------------------------------------------
 
-    def schedule(self, uri: str, delay: float = DEBOUNCE_S) -> None:
+    def schedule(self, uri: str, delay: float = DEBOUNCE_S, *, preempt: bool = True) -> None:
         """Debounce: the lint for `uri` runs once typing pauses for `delay` seconds."""
         handle = self.pending.pop(uri, None)
         if handle:
             handle.cancel()
         loop = asyncio.get_running_loop()
-        self.pending[uri] = loop.call_later(delay, lambda: loop.create_task(self.lint(uri)))
+        self.pending[uri] = loop.call_later(delay, lambda: loop.create_task(self.lint(uri, preempt=preempt)))
 
-    async def lint(self, uri: str) -> None:
+    async def lint(self, uri: str, *, preempt: bool = True) -> None:
+        """Lint `uri` with the files related to it. `preempt`: a lint of the project under way is
+        cancelled (and runs again after this one); a lint run again that way does not preempt."""
         self.pending.pop(uri, None)
         path = Path(to_fs_path(uri) or "").resolve()
+        if path.exists() and not path.is_file():  # a buffer whose file is a device (a symlink to /dev/zero)
+            self._not_a_file(uri)
+            return
+        if not preempt and uri in self.open_python().values() and \
+                self.linted.get(uri) == self.workspace.get_text_document(uri).version:
+            return  # linted meanwhile
         project, problem = self.project_for(path)
         self.publish_config_problem(path, problem)
         if not self.settings.enable:
             self.publish(uri, [], project)
             return
+        running = project.running
+        if preempt and running is not None and running.trigger != path:
+            running.requeue = True
+            running.cancel.set()
         async with project.lock:
             await self._lint_project(project, path)
+
+    def cancel(self, path: Path) -> None:
+        """An edit of `path`: a lint under way that covers it is about older text (one asked for by
+        another file runs again, with the new text)."""
+        for project in self.projects.values():
+            running = project.running
+            if running is not None and path in running.covers:
+                running.requeue = running.trigger != path
+                running.cancel.set()
+
+    def cancel_all(self) -> None:
+        for project in self.projects.values():
+            if project.running is not None:
+                project.running.cancel.set()
 
     async def _lint_project(self, project: Project, trigger: Path, *, scan: bool = False) -> None:
         """Lint the open files of `project` with the files their entries reach. The
@@ -133,9 +167,12 @@ class VtlintServer(LanguageServer):
         versions = {p: doc.version for p, doc in docs.items()}  # what is linted: changes may come meanwhile
         too_big = {p for p, text in buffers.items() if len(text) > self.settings.max_file_chars}
         overrides = {p: t for p, t in buffers.items() if p not in too_big}
+        if not scan:  # the open files the trigger's findings may change: the others keep theirs
+            related = project.related_to({project.source_file(trigger).display})
+            opened = {p: u for p, u in opened.items() if p == trigger or project.source_file(p).display in related}
         loop = asyncio.get_running_loop()
         started = time.perf_counter()
-        open_files = {project.source_file(p) for p in overrides}
+        open_files = {project.source_file(p) for p in opened if p in overrides}
         if scan:
             project.scanned = True
             everything = await loop.run_in_executor(None, project.project_files)
@@ -148,11 +185,20 @@ class VtlintServer(LanguageServer):
             files = [project.source_file(project.root / d) for d in sorted(displays)]
         files = sorted({*files, *open_files}, key=lambda f: f.display)  # unsaved new files too
         files = [f for f in files if f.path not in too_big and self._within_budget(f.path, overrides)]
+        lint = project.running = Lint(trigger, covers={*opened, *(f.path for f in files)})
         try:
-            result = await loop.run_in_executor(None, self._check, project, files, overrides)
+            result = await loop.run_in_executor(None, self._check, project, files, overrides, lint)
         except Exception as exc:  # an analyzer fault must not take the server down
             log.exception("analysis failed")
             self.window_log_message(types.LogMessageParams(types.MessageType.Error, f"vtlint: analysis failed: {exc!r}"))
+            return
+        finally:
+            project.running = None
+        if result is None:  # cancelled: a newer lint publishes instead
+            if scan:
+                project.scanned = False  # learnt again after the next lint
+            elif lint.requeue and opened.get(trigger):
+                self.schedule(opened[trigger], delay=0, preempt=False)
             return
         if scan:
             self.scan_count += 1
@@ -193,9 +239,32 @@ class VtlintServer(LanguageServer):
         except OSError:
             return True  # the analyzer reports the unreadable file itself
 
-    def _check(self, project: Project, files: list[Any], overrides: dict[Path, str]) -> CheckResult:
-        return run_check([project.root], project.config, files=files, overrides=overrides, runtime=project.runtime,
-                         chunks=project.chunks)
+    def _check(self, project: Project, files: list[Any], overrides: dict[Path, str], lint: Lint) -> CheckResult | None:
+        """The analysis, in a worker thread; None when the lint was cancelled before it ended."""
+        try:
+            with cancellable(lint.cancel):
+                return run_check([project.root], project.config, files=files, overrides=overrides,
+                                 runtime=project.runtime, chunks=project.chunks)
+        except Cancelled:
+            return None
+
+    def _not_a_file(self, uri: str) -> None:
+        self.linted[uri] = self.workspace.get_text_document(uri).version
+        self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[types.Diagnostic(
+            range=types.Range(types.Position(0, 0), types.Position(0, 1)),
+            message="vtlint skipped this file: it is not a regular file (a device, a pipe or a folder)",
+            severity=types.DiagnosticSeverity.Information, source=convert.SOURCE)]))
+
+    async def settled(self, uri: str) -> None:
+        """Wait, up to HOVER_WAIT_S, for a lint under way or pending to publish `uri`'s current text:
+        a hover right after opening a file (or typing) answers from its findings, not from none."""
+        deadline = time.monotonic() + HOVER_WAIT_S
+        while time.monotonic() < deadline and uri in self.open_python().values():
+            if self.linted.get(uri) == self.workspace.get_text_document(uri).version:
+                return
+            if uri not in self.pending and not any(p.lock.locked() for p in self.projects.values()):
+                return  # nothing under way would publish it
+            await asyncio.sleep(0.02)
 
     def _budget_diagnostic(self, chars: int) -> types.Diagnostic:
         return types.Diagnostic(
@@ -263,6 +332,31 @@ def initialize(ls: VtlintServer, params: types.InitializeParams) -> None:
     ls.settings = EditorSettings.from_client(params.initialization_options)
 
 
+@server.feature(types.INITIALIZED)
+def initialized(ls: VtlintServer, params: types.InitializedParams) -> None:
+    _say_settings_problems(ls)  # a message may be shown once `initialize` is answered
+
+
+def _say_settings_problems(ls: VtlintServer) -> None:
+    if ls.settings.problems:
+        ls.window_show_message(types.ShowMessageParams(
+            types.MessageType.Warning, f"vtlint: settings ignored, their defaults used: {'; '.join(ls.settings.problems)}"))
+
+
+@server.feature(types.EXIT)
+def on_exit(ls: VtlintServer, *args: Any) -> None:
+    """The process ends now, with LSP's code (0 after `shutdown`, else 1). A lint under way is
+    cancelled, not waited for: one inside a long native parse would hold the exit up, and the
+    event loop's teardown would log the tasks it cancels as errors."""
+    ls.cancel_all()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):  # the client closed it
+            pass
+    os._exit(0 if ls.protocol._shutdown else 1)
+
+
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 async def did_open(ls: VtlintServer, params: types.DidOpenTextDocumentParams) -> None:
     uri = params.text_document.uri
@@ -279,6 +373,7 @@ def _on_disk(uri: str) -> bool:
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: VtlintServer, params: types.DidChangeTextDocumentParams) -> None:
     if params.text_document.uri in ls.open_python().values():
+        ls.cancel(Path(to_fs_path(params.text_document.uri) or "").resolve())
         ls.schedule(params.text_document.uri)
 
 
@@ -307,6 +402,9 @@ def did_close(ls: VtlintServer, params: types.DidCloseTextDocumentParams) -> Non
     if not _on_disk(uri):
         return
     path = Path(to_fs_path(uri) or "").resolve()
+    if path.exists() and not path.is_file():
+        ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        return
     project, _ = ls.project_for(path)
     project.chunks.forget(project.source_file(path).display)
     ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
@@ -337,11 +435,15 @@ def did_change_watched(ls: VtlintServer, params: types.DidChangeWatchedFilesPara
 def did_change_configuration(ls: VtlintServer, params: types.DidChangeConfigurationParams) -> None:
     if isinstance(params.settings, dict) and params.settings:
         ls.settings = EditorSettings.from_client(params.settings)
+        _say_settings_problems(ls)
         ls.relint_all()
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
-def hover(ls: VtlintServer, params: types.HoverParams) -> types.Hover | None:
+async def hover(ls: VtlintServer, params: types.HoverParams) -> types.Hover | None:
+    await ls.settled(params.text_document.uri)
+    if params.text_document.uri not in ls.open_python().values():
+        return None  # closed meanwhile
     hits = [(f, r) for f, r in ls.findings.get(params.text_document.uri, []) if convert.contains(r, params.position)]
     if not hits:
         return None

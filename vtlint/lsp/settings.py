@@ -1,12 +1,13 @@
 """The editor's side of the configuration: VS Code settings (`vtlint.*`) as the
 client sends them, layered over `[tool.vtlint]`; and locating a broken
-pyproject.toml so that its error is shown on the file instead of killing the server."""
+pyproject.toml so that its error is shown on the file instead of killing the server.
+A setting of the wrong type (`"severity": [1]`) keeps its default, and says so."""
 
 from __future__ import annotations
 
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,7 @@ class EditorSettings:
     runtime_on_save: bool = False
     trusted: bool = False  # the workspace is trusted: runtime confirmation may run a harness
     max_file_chars: int = DEFAULT_MAX_FILE_CHARS
+    problems: tuple[str, ...] = field(default=(), compare=False)  # settings ignored for their type
 
     @classmethod
     def from_client(cls, raw: Any) -> EditorSettings:
@@ -38,17 +40,21 @@ class EditorSettings:
             return cls()
         raw = raw.get("settings", raw)
         raw = raw.get("vtlint", raw) if isinstance(raw, dict) else {}
-        runtime = raw.get("runtime") if isinstance(raw.get("runtime"), dict) else {}
-        return cls(
-            enable=bool(raw.get("enable", True)),
-            select=_codes(raw.get("select")),
-            ignore=_codes(raw.get("ignore")),
-            severity={str(k): str(v) for k, v in (raw.get("severity") or {}).items()},
-            runtime_command=(runtime.get("command") or None),
-            runtime_on_save=bool(runtime.get("onSave", False)),
-            trusted=bool(raw.get("trusted", False)),
-            max_file_chars=int(raw.get("maxFileChars", DEFAULT_MAX_FILE_CHARS)),
+        if not isinstance(raw, dict):
+            return cls(problems=("the `vtlint` settings are not an object",))
+        read = _Reader(raw)
+        runtime = _Reader(read.get("runtime", dict, {}), "runtime.")
+        made = cls(
+            enable=read.get("enable", bool, True),
+            select=_codes(read.get("select", (str, list), [])),
+            ignore=_codes(read.get("ignore", (str, list), [])),
+            severity=read.severities(),
+            runtime_command=runtime.get("command", str, "") or None,
+            runtime_on_save=runtime.get("onSave", bool, False),
+            trusted=read.get("trusted", bool, False),
+            max_file_chars=read.get("maxFileChars", int, DEFAULT_MAX_FILE_CHARS),
         )
+        return replace(made, problems=(*read.problems, *runtime.problems))
 
     def apply(self, config: Config) -> Config:
         changes: dict[str, Any] = {}
@@ -60,6 +66,38 @@ class EditorSettings:
             changes["runtime"] = config.runtime.__class__(self.runtime_command, config.runtime.timeout)
         return config.with_(**changes) if changes else config
 
+
+_SEVERITIES = ("error", "warning", "information", "info", "hint")
+
+
+class _Reader:
+    """The client's settings object read key by key: a value of the wrong type is a problem
+    named after its key (`vtlint.severity`), and the key's default is used instead."""
+
+    def __init__(self, raw: dict[str, Any], prefix: str = "") -> None:
+        self.raw = raw
+        self.prefix = prefix
+        self.problems: list[str] = []
+
+    def get(self, key: str, kind: type | tuple[type, ...], default: Any) -> Any:
+        value = self.raw.get(key, default)
+        if value is None or (isinstance(value, kind) and not (isinstance(value, bool) and kind is int)):
+            return default if value is None else value
+        names = " or ".join(_TYPE_NAMES[k] for k in (kind if isinstance(kind, tuple) else (kind,)))
+        self.problems.append(f"`vtlint.{self.prefix}{key}` must be {names}, not {_TYPE_NAMES.get(type(value), 'that')}")
+        return default
+
+    def severities(self) -> dict[str, str]:
+        table = self.get("severity", dict, {})
+        wrong = [k for k, v in table.items() if not isinstance(v, str) or v.lower() not in _SEVERITIES]
+        if wrong:
+            self.problems.append(f"`vtlint.severity` maps a code prefix to one of {', '.join(_SEVERITIES)}; "
+                                 f"{', '.join(map(repr, wrong[:3]))} ignored")
+        return {str(k): v for k, v in table.items() if k not in wrong}
+
+
+_TYPE_NAMES: dict[type, str] = {bool: "true or false", int: "a number", str: "a string", list: "a list",
+                                dict: "an object", float: "a number", type(None): "null"}
 
 def _codes(value: Any) -> tuple[str, ...]:
     if isinstance(value, str):
