@@ -41,6 +41,12 @@ def test_the_compiled_model_of_a_package_is_an_entry_whatever_the_script_style(s
     prediction = check(folder)
     model = (site / "tinylib" / "models" / "tiny" / "modeling_tiny.py").as_posix()
     assert [e.entry for e in prediction.entries] == [f"{model}:TinyModel.forward"]
+    # where the user reaches it: the line that compiles it, and the call (in a helper, for one style)
+    lines = (folder / "run.py").read_text().splitlines()
+    [info] = prediction.entries
+    assert info.compiled_at is not None and "torch.compile(" in lines[info.compiled_at.line - 1]
+    assert [(c.path, c.line) for c in info.called_at] == [
+        ("run.py", n) for n, text in enumerate(lines, 1) if "(torch.ones(2, 8))" in text or "compiled(x)" in text]
     assert not [n for n in prediction.notifications if "cannot resolve" in n.message]
     # the script's `mode="slow"` reached `__post_init__` through strict(accept_kwargs=True): the print runs
     [graph_break] = [e for e in prediction.events if e.action is Action.GRAPH_BREAK]

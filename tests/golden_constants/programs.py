@@ -4379,4 +4379,190 @@ PROGRAMS: dict[str, str] = {
             h(t, f(1))  # g is inlined; ID_MATCH on L['g'].__code__, EQUALS_MATCH on its cell x == 1
             h(t, f(2))  # the same code: the cell's guard fails once (2 compiles), then x is dynamic
     """,
+    "loop_resumes_per_iteration": """
+        import torch
+
+        @torch.compile
+        def counted(x):
+            i = 0
+            while i < 3:
+                x = x * 2
+                if x.sum() > 1e9:  # no jump back before the return: each iteration resumes
+                    return x
+                i += 1  # the resume frame gets L['i'] == 0, then 1 (recompile; dynamic), then 2
+            return x
+
+        @torch.compile
+        def scaled(x, ws):
+            for w in ws:  # L['ws'] and every item guarded at the first break
+                x = x * w
+                if x.sum() > 1e9:  # the rest rides in L['___stack0']: TUPLE_ITERATOR_LEN fails each time
+                    return x
+            return x
+
+        @torch.compile
+        def grid(x):
+            for i in range(2):
+                for j in range(2):  # two range iterators: L['___stack0'], L['___stack1']
+                    x = x + j
+                    if x.sum() > 1e9:
+                        return x
+            return x
+
+        def run():
+            counted(torch.ones(3))
+            scaled(torch.ones(3), [1.0, 2.0, 3.0])
+            grid(torch.ones(3))
+    """,
+    "loop_over_layers_resumes": """
+        import torch
+        import torch.nn as nn
+
+        class Scaled(nn.Module):
+            def __init__(self, k):
+                super().__init__()
+                self.k = k
+                self.fc = nn.Linear(4, 4)
+
+            def forward(self, x):
+                return self.fc(x) * self.k
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layers = nn.ModuleList([Scaled(k) for k in (1, 2, 3)])
+
+            def forward(self, x):
+                # enumerate over a ModuleList is a tuple iterator: the resume frame reads each pair through
+                # it, L['___stack0'][0][1].k == 2, and L['___stack0'][1][0] == 2 for the next index
+                for i, layer in enumerate(self.layers):
+                    x = layer(x) + layer.k * i
+                    if x.sum() > 1e9:
+                        return x
+                return x * 2
+
+        def run():
+            model = Net()
+            model.compile()
+            model(torch.ones(2, 4))
+    """,
+    "loop_iterators_dynamo_cannot_rebuild": """
+        import torch
+        import torch.nn as nn
+
+        class Stack(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(2)])
+
+            def forward(self, x):
+                for layer in self.layers:  # an nn.Module's iterator: Reconstruction failure, no graph
+                    x = layer(x)
+                    if x.sum() > 1e9:
+                        return x
+                return x
+
+        @torch.compile
+        def indexed(x, ws):
+            for i, w in enumerate(ws):  # enumerate over a list: a generator Dynamo cannot rebuild
+                x = x * w + i
+                if x.sum() > 1e9:
+                    return x
+            return x
+
+        @torch.compile
+        def paired(x, ws, bs):
+            for w, b in zip(ws, bs):  # rebuilt, but its resume frame cannot call next() on a zip
+                x = x * w + b
+                if x.sum() > 1e9:
+                    return x
+            return x
+
+        def run():
+            torch.compile(Stack())(torch.ones(2, 4))
+            indexed(torch.ones(3), [1.0, 2.0])
+            paired(torch.ones(3), [1.0, 2.0], [0.0, 1.0])
+    """,
+    "loop_resume_hits_recompile_limit": """
+        import torch
+
+        @torch.compile
+        def f(x, ws):
+            for w in ws:
+                x = x * w
+                if x.sum() > 1e9:  # 11 iterations left: 8 compiles of the resume function, then eager
+                    return x
+            return x
+
+        def run():
+            f(torch.ones(3), [1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0])
+    """,
+    "while_on_a_tensor_resumes_each_step": """
+        import torch
+
+        @torch.compile
+        def halve(x):
+            n = 0
+            while x.norm() > 1.0:  # each step a resume function's: L['n'] == 0, then 1 (dynamic)
+                x = x * 0.5
+                n += 1
+            return x, n
+
+        @torch.compile
+        def settle(x):
+            steps = 0
+            while True:
+                x = x * 0.5
+                steps += 1
+                if x.norm() < 1.0:
+                    return x, steps
+
+        def run():
+            halve(torch.full((4,), 3.0))
+            settle(torch.full((4,), 3.0))
+    """,
+    "loop_resumes_inside_a_callee_frame": """
+        import torch
+
+        def pick(x, ws):
+            for w in ws:
+                x = x * w
+                if x.sum() > 1e9:  # f breaks at its call; pick, a frame of its own, resumes here
+                    return x
+            return x
+
+        @torch.compile
+        def f(x):
+            y = pick(x + 1, [1.0, 2.0])
+            return y - 1
+
+        def run():
+            f(torch.ones(3))
+    """,
+    "loop_break_in_a_resume_frame": """
+        import torch
+
+        @torch.compile
+        def warm(x):
+            x = x + 1
+            print("start")  # resumes
+            for i in range(2):
+                x = x * 2
+                print(i)  # in the resume frame's loop: that frame is skipped, warm's first graph stays
+            return x
+
+        @torch.compile
+        def then_loop(x, ws):
+            x = x + 1
+            print("start")
+            for w in ws:  # the resume frame's own loop resumes: L['___stack0'] of the resume's resume
+                x = x * w
+                if x.sum() > 1e9:
+                    return x
+            return x
+
+        def run():
+            warm(torch.ones(3))
+            then_loop(torch.ones(3), [1.0, 2.0])
+    """,
 }

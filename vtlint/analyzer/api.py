@@ -30,6 +30,10 @@ class EntryInfo:
     location: Location  # the def line of the entry function
     how: str  # decorator | call | module.compile | config | --entry | assume-compiled
     options: dict[str, object] = field(default_factory=dict)  # fullgraph, dynamic, backend, mode
+    # the project's lines through which the compiled code is reached: where it is compiled
+    # (`torch.compile(model)`, `model.compile()`, the decorator) and the calls of the compiled callable
+    compiled_at: Location | None = None
+    called_at: tuple[Location, ...] = ()
 
 
 @dataclass

@@ -37,6 +37,7 @@ SKIP_FRAME = "Call to `torch._dynamo.skip_frame()`"
 BUILTIN_OPERATOR = "Failed to trace builtin operator"
 LOGGER = "logging.Logger method not supported for non-export cases"
 DATA_DEPENDENT_BRANCH = "Data-dependent branching"
+MISSING_NEXT = "Missing tp_iternext"
 ITEM = "Unsupported Tensor.item() call with capture_scalar_outputs=False"
 DATA_DEPENDENT_OP = "Data dependent operator"
 DYNAMIC_SHAPE_OP = "Dynamic shape operator"
@@ -632,6 +633,13 @@ def decide_branch(construct: str, settings: DynamoSettings) -> Decision:
         return Decision(UNKNOWN, "TensorVariable", reason=f"unknown construct {construct!r}", confidence="low")
     return _break(DATA_DEPENDENT_BRANCH, "TensorVariable",
                   "Detected data-dependent branching: the condition depends on a tensor's value")
+
+
+def decide_missing_next() -> Decision:
+    """FOR_ITER on a `zip` in a resume function (measured: its iterator is rebuilt for the resume, and
+    `next()` on it is not traced): the resume frame is skipped."""
+    return _break(MISSING_NEXT, "ZipVariable", "Dynamo does not support next() on zip in the resume function "
+                  "of a loop that broke: the rest of the loop runs eagerly", skips_frame=True)
 
 
 def decide_raise(caught: bool, settings: DynamoSettings) -> Decision:

@@ -67,6 +67,7 @@ class EntrySpec:
     calls: list[Site] = field(default_factory=list)
     via_module: bool = False  # compiled as an nn.Module: `self` is L['self']
     outer_calls: list[Site] = field(default_factory=list)  # calls of the enclosing function (closures)
+    compiled_at: Location | None = None  # the compile call (or decorator) in the project, when not `line` of `display`
 
 
 @dataclass

@@ -17,6 +17,7 @@ import re
 import signal
 import sys
 import tokenize
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, wait
 from dataclasses import fields, replace
@@ -26,7 +27,7 @@ from typing import Any
 import libcst as cst
 
 from vtlint.analyzer import values as V
-from vtlint.analyzer.api import UNFOLLOWED_COMPILE, EntryInfo, FileProblem, Prediction
+from vtlint.analyzer.api import EntryInfo, FileProblem, Prediction
 from vtlint.analyzer.budget import ENTRY_BUDGET_S, OverBudget, time_limit
 from vtlint.analyzer.cache import Cache, digest
 from vtlint.analyzer.cache_entries import replay
@@ -470,8 +471,7 @@ def _scan_importers(project: Project, prediction: Prediction, scanned: dict[str,
     entry_modules: set[str] = set()
     for display, fact in scanned.items():
         for line, note in fact.notes:
-            kind = UNFOLLOWED_COMPILE if note == _UNRESOLVED else "limit"
-            prediction.notifications.append(Notification(kind, note, Level.NOTE, Location(display, line)))
+            prediction.notifications.append(Notification("limit", note, Level.NOTE, Location(display, line)))
         if fact.entries or fact.config:
             entry_modules.add(project.summaries[display].module)
     tails = {m.split(".")[-1] for m in entry_modules}
@@ -627,14 +627,25 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
             # the runtime counts graphs over the whole run: every recompile of the entry traces its graphs
             # again; a resume function is a code object of its own, with its own cache and recompiles
             event.detail["graphs_per_compile"] = event.detail["graph_count"]
-            event.detail["graph_count"] = sum(
-                compiles if name == event.frame else _compiles([e for e in recompiles if e.frame == name], calls,
-                                                               settings)
-                for name in event.detail["graph_frames"])
+            event.detail["graph_count"] = sum(_frame_graphs(name, times, event.frame, compiles, recompiles, calls,
+                                                            settings)
+                                              for name, times in Counter(event.detail["graph_frames"]).items())
             event.detail["compiles"] = compiles
     prediction.events.extend(_dedupe(events + recompiles))
     _walk_callee_frames(project, settings, walker.callee_frames, prediction, 0, walker.replay_grad_modes,
                         Functions.of(walker))
+
+
+def _frame_graphs(name: str, times: int, entry_frame: str, compiles: int, recompiles: list[Event], calls: list[Site],
+                  settings: DynamoSettings) -> int:
+    """The graphs one code object of an entry compiles over the run: the entry's, once per compile; a resume
+    function's, once per recompile the calls cause; one a loop came round to `times` times (each a compile
+    the walk saw, loop_breaks.ResumeCache), that many: the next call finds them all in its cache."""
+    if name == entry_frame:
+        return compiles * times
+    if times > 1:
+        return times
+    return _compiles([e for e in recompiles if e.frame == name], calls, settings)
 
 
 def _replay_cache(project: Project, settings: DynamoSettings, spec: EntrySpec, root: str, calls: list[Site],

@@ -80,8 +80,10 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
         if not found and calls and kind == "G":
             key, inner = _global_key(project, spec, name, path)
             found = _changed_values(wrap, calls, lambda site, key=key: site.globals.get(key), inner, settings, entry)
-        if not found and kind == "L" and (name.startswith("___stack") or wrap.detail.get("from_item")) \
-                and _called_again(calls) and not pairwise:
+        # a value computed eagerly before a break (`.item()`) and handed to the resume function; not the
+        # items of a loop's iterator (`L['___stack0'][0]`), which the loop hands over the same way each call
+        handed = (name.startswith("___stack") and not path) or wrap.detail.get("from_item")
+        if not found and kind == "L" and handed and _called_again(calls) and not pairwise:
             found = [_resumed_value(wrap, calls, settings, entry)]
         out += found
         if not found and (kind == "G" or (kind == "L" and name in defaults and not path == [])) and not pairwise:

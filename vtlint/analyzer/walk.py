@@ -19,12 +19,12 @@ import time
 from collections import ChainMap
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import libcst as cst
 
-from vtlint.analyzer import breaks
+from vtlint.analyzer import breaks, loop_breaks
 from vtlint.analyzer import values as V
 from vtlint.analyzer.bounds import ITEMS, MAX_ITEMS, Allowance, TooLarge, checked, described
 from vtlint.analyzer.budget import checkpoint
@@ -174,6 +174,20 @@ class Frame:
     resumable_ops: int = 0  # graph ops at the start of the root statement being walked (a resumable state)
     resumable_events: int = 0  # ... and the events recorded by then
     first_event: int = 0  # the events recorded before this frame began
+    compiled: bool = True  # False: a loop came round to a resume function its cache already holds, or past the limit
+    eager_from: int = 0  # skipped, it runs eagerly from this line on (a resume inside a loop: the loop's first line)
+    line: int = 0  # a resume function's: the line it resumes at
+
+
+@dataclass
+class _Loop:
+    """A loop of the root frame the walk is in: what a resume inside it hands the resume function."""
+
+    stmt: cst.For | cst.While
+    iterator: str | None = None  # loop_breaks.iterator_kind of a `for` (None: a `while`, or a kind not measured)
+    elements: list[Value] = field(default_factory=list)  # a `for`'s items; `index`: the one being walked
+    index: int = 0
+    resumed_at: cst.CSTNode | None = None  # the break a resume function made inside it resumed after
 
 
 @dataclass
@@ -340,7 +354,6 @@ class Walker:
         # entries eager code compiles: their options, and where (display, line) the compile is
         self.discovered: dict[tuple[str, str], tuple[dict[str, Any], str, int]] = {}
         self.frames: list[Frame] = [self.frame]
-        self.breaks = 0
         self.steps = 0
         self.allowance = Allowance()  # elements it may still make in bulk
         self.deadline = time.monotonic() + budget_s
@@ -369,6 +382,12 @@ class Walker:
         self.in_try = 0  # the frame's own enclosing `try` bodies and handlers: Dynamo cannot resume inside them
         self.catching: list[frozenset[str]] = []  # what each enclosing `try`'s handlers catch, innermost last
         self.uncertain = 0  # enclosing branches the walk takes without knowing they run
+        self.root: tuple[Parsed, cst.FunctionDef] | None = None  # the compiled frame's code, for its bytecode
+        self.root_call: cst.CSTNode | None = None  # the root frame's call being inlined (where a break inside it is)
+        self.root_loops: list[_Loop] = []  # the root frame's loops around the statement being walked
+        self.bottom_tests: set[int] = set()  # `while` tests evaluated at the loop's end (their second copy)
+        # resume functions a loop comes round to, by name and the node they resume after
+        self.resume_caches: dict[tuple[str, int], loop_breaks.ResumeCache] = {}
 
     def rename_root(self, name: str) -> None:
         """The root frame runs other code than the entry's function (a decorator's wrapper): its name."""
@@ -469,11 +488,18 @@ class Walker:
         """Record the break, then unwind to the frame that owns the statement."""
         if self.eager:
             return  # an object built before tracing: its `__init__` runs eagerly, nothing breaks
-        # only a loop of the compiled frame itself skips it (Dynamo looks for a backward jump after the
-        # root frame's instruction); a loop inside an inlined callee breaks the root frame at the call
-        in_loop = act.loops > 0 if act.depth == 0 else bool(act.chain) and act.chain[0].message.startswith("in a loop")
+        in_loop = self._loop_skips(act, node, decision)
+        # resuming inside loops hands their iterators to the resume function: one Dynamo cannot rebuild
+        # skips the frame, torch reporting that second break at the same line
+        unbuilt = next((loop.iterator for loop in self.root_loops if loop.iterator in loop_breaks.SKIPS_AT_BREAK
+                        or (isinstance(loop.stmt, cst.For) and loop.iterator is None)), False) \
+            if not in_loop and not decision.skips_frame else False
+        if unbuilt is None:  # an iterator whose rebuilding is not measured: as before, the frame is skipped
+            in_loop, unbuilt = True, False
+        if unbuilt:
+            decision = replace(decision, also=(*decision.also, unbuilt))
         detail: dict[str, Any] = {"reason": decision.reason, "what": what}
-        skipped = in_loop or decision.skips_frame or self.in_try > 0
+        skipped = in_loop or bool(unbuilt) or decision.skips_frame or self.in_try > 0
         partial = decision.partial and act.depth == 0 and not skipped
         if act.depth == 0 and not skipped and not partial:
             line = act.parsed.line(node)
@@ -498,7 +524,6 @@ class Walker:
                       detail={**detail, "also_of": decision.gb_type})
         if self.uncertain:
             raise _GuessedBreak  # the guessed path ends here; the frame goes on along the other one
-        self.breaks += 1 + len(decision.also)
         if skipped:
             raise _FrameSkipped
         if partial:
@@ -507,18 +532,96 @@ class Walker:
             raise _InlinedBreak
         self._resume(act, node)
 
+    def _loop_skips(self, act: Act, node: cst.CSTNode, decision: breaks.Decision) -> bool:
+        """Whether Dynamo skips the frame for a break in a loop ("graph break in loop", GB7000): torch's
+        maybe_has_backedge on the root frame's bytecode (loop_breaks), from the instruction that breaks,
+        the root frame's call for a break inside an inlined one; without the bytecode, any loop of the
+        root frame around it (a loop inside an inlined callee never skips the root frame)."""
+        looping = act.loops > 0 if act.depth == 0 else bool(act.chain) and act.chain[0].message.startswith("in a loop")
+        point = node if act.depth == 0 else self.root_call
+        if not looping or self.root is None or point is None:
+            return looping
+        jump = act.depth == 0 and decision.gb_type == breaks.DATA_DEPENDENT_BRANCH
+        parsed, fn = self.root
+        verdict = loop_breaks.has_backedge(parsed, fn, loop_breaks.Point(point, jump, id(point) in self.bottom_tests),
+                                           self.project.memo_of(fn))
+        return looping if verdict is None else verdict
+
     def _resume(self, act: Act, node: cst.CSTNode) -> None:
         """Dynamo continues in a fresh frame; its live locals are that frame's arguments."""
         name = f"torch_dynamo_resume_in_{self.fn_name}_at_{act.parsed.line(node)}"
-        self.frame = Frame(name, first_event=len(self.events))
+        self._hand_over_iterators(act, node)
+        line = act.parsed.line(node)
+        self.frame = Frame(name, first_event=len(self.events), line=line, eager_from=act.parsed.line(
+            self.root_loops[0].stmt if self.root_loops else node))
         self.frames.append(self.frame)
         for local, value in act.env.items():
             # a number computed in the frame, or one the last resume got on its stack (`mean = x.item()`)
             stacked = isinstance(value.source, LocalSource) and value.source.local_name.startswith("___stack")
             if value.kind == V.CONST and (value.source is None or (stacked and local != value.source.local_name)):
                 attrs = {**value.attrs, "from_item": V.const(True)} if stacked else value.attrs
-                act.env[local] = value.with_(source=LocalSource(local), value=V.MISSING, confidence="medium",
+                # a loop's counter keeps its value: the loop's test reads it, and the cache compares it
+                known = value.value if self.root_loops and not stacked else V.MISSING
+                act.env[local] = value.with_(source=LocalSource(local), value=known, confidence="medium",
                                              attrs=attrs)
+        if self.root_loops:
+            self._enter_resume(act, node)
+
+    def _hand_over_iterators(self, act: Act, node: cst.CSTNode) -> None:
+        """A resume inside `for` loops of the root frame: each iterator is rebuilt for the resume function
+        from the items left (their guards installed in the frame that breaks), and is its `___stackN`
+        there, outer loops first; the items are read through it: `___tuple_iterator_getitem(
+        L['___stack0'], 0)`, which the runtime spells `L['___stack0'][0]`."""
+        slot = 0
+        for loop in self.root_loops:
+            if not isinstance(loop.stmt, cst.For):
+                continue
+            loop.resumed_at = node
+            left = loop.elements[loop.index + 1:]
+            for item in left:
+                self._realize(item, act, node)
+            if loop.iterator == loop_breaks.TUPLE_ITERATOR:
+                stack = LocalSource(f"___stack{slot}")
+                loop.elements[loop.index + 1:] = [_resourced(item, item_source(stack, number))
+                                                  for number, item in enumerate(left)]
+            slot += 1
+        self.object_sources.clear()  # a new frame: an object's first Source is its first read there
+
+    def _enter_resume(self, act: Act, node: cst.CSTNode) -> None:
+        """A loop comes round to a resume function: a compile when the cache holds no entry for what the
+        frame is handed (the iterators' items left, its numbers), else a cache hit (no graph, no guard)."""
+        iterators, slot = [], 0
+        for loop in self.root_loops:
+            if isinstance(loop.stmt, cst.For):
+                iterators.append(loop_breaks.Handed(f"L['___stack{slot}']", loop.iterator or "",
+                                                    len(loop.elements) - loop.index - 1))
+                slot += 1
+        constants = {local: value.value for local, value in act.env.items()
+                     if value.kind == V.CONST and value.known and value.source == LocalSource(local)}
+        cache = self.resume_caches.setdefault((self.frame.name, id(node)),
+                                              loop_breaks.ResumeCache(self.settings.recompile_limit))
+        outcome, failed = cache.enter(tuple(iterators), constants)
+        self.frame.compiled = outcome == loop_breaks.COMPILED
+        for handed in iterators:
+            guard = handed.guard()
+            if guard is not None:
+                self.emit(Action.WRAP, act, node, source=handed.source, variable_tracker="ListIteratorVariable",
+                          guard_kind=guard[0], guard=guard[1], confidence="high")
+        if failed is not None:
+            self._loop_recompile(act, node, cache, failed)
+
+    def _loop_recompile(self, act: Act, node: cst.CSTNode, cache: loop_breaks.ResumeCache,
+                        failed: loop_breaks.Failure) -> None:
+        """The guard a loop's next entry fails (the iterator's length, a counter), once per Source of
+        the resume function, with how many compiles it caused."""
+        count = cache.failures[failed.source]
+        for event in self.events:
+            if event.action is Action.RECOMPILE and event.frame == self.frame.name and event.source == failed.source:
+                event.detail["recompiles"] = count
+                return
+        self.emit(Action.RECOMPILE, act, node, source=failed.source, guard_kind=failed.kind, guard=failed.guard,
+                  confidence="high", detail={"reason": failed.reason, "recompiles": count, "loop_iteration": True,
+                                             "once": failed.once})
 
     def tick(self) -> None:
         if not (self.steps + self.eager_steps) % 256:
@@ -565,6 +668,8 @@ class Walker:
         self.module_sources.clear()  # the objects built for the frame's arguments ran before Dynamo traced it
         self.object_sources.clear()
         self.class_attr_sources.clear()
+        fn = act.parsed.functions.get(act.qualname)
+        self.root = (act.parsed, fn) if isinstance(fn, cst.FunctionDef) else None
         initial = dict(act.env)
         returned = False  # the walk reached the frame's return (not a break that ended it)
         try:
@@ -574,10 +679,7 @@ class Walker:
             returned = True
         except _FrameSkipped:
             skipped = True
-            # no compile, so no guard; the calls the trace inlined before it gave up are still inlined
-            self.events = [e for e in self.events if e.action in (Action.GRAPH_BREAK, Action.INLINE)]
-            # the frame runs eagerly: each project function it calls is a frame Dynamo compiles
-            self.callee_frames = [*self.callee_frames, *self._calls_run_eagerly(act, body, initial)]
+            self._skip_frame(act, body, initial)
         except _PartialGraph:
             # compiled up to the previous resumable state (the start of the statement that broke): what
             # that statement traced is not in the graph, nor guarded (its break is still reported)
@@ -586,18 +688,54 @@ class Walker:
             self.events[mark:] = [e for e in self.events[mark:] if e.action is not Action.WRAP]
         except (_LoopBreak, _LoopContinue, _InlinedBreak, _GuessedBreak):
             pass
-        # a frame whose trace put no tensor op in its graph compiles no graph (explain counts 0)
-        graph_frames = [] if skipped else [f.name for f in self.frames if f.graph_ops]
         last = self.frames[-1]
         if returned and len(self.frames) > 1 and not last.graph_ops and not self.settings.fullgraph:
             # the resume function that returns traced no op: Dynamo's `_return` raises SkipFrame ("No ops
             # traced for the FX graph"), so it runs eagerly and none of its guards is installed
-            self.events[last.first_event:] = [e for e in self.events[last.first_event:] if e.action is not Action.WRAP]
+            last.compiled = False
+        for frame, end in zip(self.frames, [f.first_event for f in self.frames[1:]] + [len(self.events)]):
+            if not frame.compiled:  # a cache hit, or no compile at all: no guard of its own
+                self.events[frame.first_event:end] = [
+                    e if e.action is not Action.WRAP else None for e in self.events[frame.first_event:end]]
+            else:
+                self._loop_head_lines(act, frame, end)
+        self.events = [e for e in self.events if e is not None]
+        # a frame whose trace put no tensor op in its graph compiles no graph (explain counts 0)
+        graph_frames = [f.name for f in self.frames if f.graph_ops and f.compiled]
         specialized = {(f.name, source.name()) for f in self.frames for source in f.specialized}
         for event in self.events:
             if event.action is Action.WRAP and (event.frame, event.source) in specialized:
                 event.detail["specialized"] = True
-        return WalkResult(self.events, len(graph_frames), self.breaks, graph_frames, skipped, self.notes)
+        # torch counts a break once per line and type, however often a loop comes round to it
+        breaks_seen = {(e.location.path, e.location.line, e.gb_type) for e in self.events
+                       if e.action is Action.GRAPH_BREAK and not e.detail.get("guessed_path")}
+        return WalkResult(self.events, len(graph_frames), len(breaks_seen), graph_frames, skipped, self.notes)
+
+    def _loop_head_lines(self, act: Act, frame: Frame, end: int) -> None:
+        """A resume function inside a loop reaches the code before its resume point through the loop's
+        jump back; torch 2.13 reports what the root frame calls there at the resume's line (measured on
+        Python 3.11: the tracer's line number is not updated in that code)."""
+        for at in range(frame.first_event, end):
+            event = self.events[at]
+            if event is not None and event.action is Action.INLINE and not event.chain \
+                    and event.location.path == act.display and frame.eager_from <= event.location.line < frame.line:
+                self.events[at] = event.with_(location=Location(act.display, frame.line, 1))
+
+    def _skip_frame(self, act: Act, body: cst.BaseSuite, initial: dict[str, Value]) -> None:
+        """Dynamo gives up on the frame being traced: no compile, so no guard; the calls the trace inlined
+        before it gave up are still inlined. The entry's own frame: nothing of it is compiled; a resume
+        function: the frames before it keep their graphs. The skipped frame runs eagerly, and each
+        project function it calls is a frame Dynamo compiles (a resume function's from where it starts)."""
+        frame = self.frame
+        frame.compiled = False
+        first = 0 if frame is self.frames[0] else frame.first_event
+        self.events[first:] = [e for e in self.events[first:] if e.action in (Action.GRAPH_BREAK, Action.INLINE)]
+        if frame is self.frames[0]:
+            for other in self.frames:
+                other.compiled = False
+        calls = self._calls_run_eagerly(act, body, initial)
+        self.callee_frames = [*self.callee_frames, *(c for c in calls if c.call is None or frame is self.frames[0]
+                                                     or c.call.line >= frame.eager_from)]
 
     # statements ----------------------------------------------------------------
     def block(self, suite: cst.BaseSuite | list[cst.BaseStatement], act: Act) -> None:
@@ -938,7 +1076,13 @@ class Walker:
         raise _Return(V.unknown())  # on an undecided path: what the call returns is not known
 
     def for_stmt(self, stmt: cst.For, act: Act) -> None:
-        iterable = self.expr(stmt.iter, act)
+        func, args = None, []
+        if isinstance(stmt.iter, cst.Call):  # what it calls tells the iterator's kind (`enumerate(...)`)
+            self.tick()
+            func, args, kwargs = self.call_parts(stmt.iter, act)
+            iterable = self.call(func, args, kwargs, act, stmt.iter)
+        else:
+            iterable = self.expr(stmt.iter, act)
         elements = self.iterate(iterable, act, stmt.iter, unrolled=True)
         act.loops += 1
         try:
@@ -964,7 +1108,16 @@ class Walker:
             else:
                 before, start, recorded = dict(act.env), self.eager_steps, len(self.recorded)
                 unrolled = elements[:MAX_UNROLL]
+                loop = None if act.depth or self.eager else _Loop(
+                    stmt, loop_breaks.iterator_kind(stmt.iter, iterable, func, args), list(unrolled))
+                if loop is not None:
+                    self.root_loops.append(loop)
                 for done, element in enumerate(unrolled, 1):
+                    if loop is not None:  # a resume in an earlier iteration read the items from its iterator
+                        self._next_item(loop, done - 1, act)
+                        element = loop.elements[done - 1]
+                        if loop.resumed_at is not None and loop.iterator == loop_breaks.TUPLE_ITERATOR:
+                            self._realize(element, act, loop.resumed_at)  # the rebuilt iterator's item, whole
                     self.assign(stmt.target, element, act)
                     if self._loop_body(stmt.body, act):
                         break
@@ -980,10 +1133,21 @@ class Walker:
                     if len(elements) > len(unrolled):
                         # unrolled only so far (`range(10**12)`): what its later iterations assign is not known
                         _forget_branch_constants(act.env, before)
+                    if loop is not None:
+                        self._next_item(loop, len(unrolled), act)  # the FOR_ITER that ends the loop
         finally:
             act.loops -= 1
+            if self.root_loops and self.root_loops[-1].stmt is stmt:
+                self.root_loops.pop()
         if stmt.orelse:
             self.block(stmt.orelse.body, act)
+
+    def _next_item(self, loop: _Loop, index: int, act: Act) -> None:
+        """FOR_ITER in the root frame: in a resume function made inside this loop, `next()` on a `zip`
+        is not supported ("Missing tp_iternext"): that resume frame is skipped."""
+        loop.index = index
+        if loop.iterator == loop_breaks.MISSING_NEXT and loop.resumed_at is not None:
+            self.graph_break(act, loop.resumed_at, breaks.decide_missing_next(), "next() on zip")
 
     def _loop_body(self, body: cst.BaseSuite, act: Act) -> bool:
         """One iteration; True when it ended with `break`."""
@@ -996,30 +1160,47 @@ class Walker:
         return False
 
     def while_stmt(self, stmt: cst.While, act: Act) -> None:
-        # the first test runs before any backward jump (Dynamo's maybe_has_backedge looks
-        # forward only): a break there resumes instead of skipping the frame
+        # the first test runs before any backward jump (Dynamo's maybe_has_backedge looks forward only):
+        # a break there resumes in the loop's body; so does one at the copy of the test at the loop's end,
+        # whose jump back is the instruction that breaks, not one after it
+        if not act.depth and not self.eager:
+            self.root_loops.append(_Loop(stmt))
+        try:
+            resumed = self._while_loop(stmt, act)
+        finally:
+            if self.root_loops and self.root_loops[-1].stmt is stmt:
+                self.root_loops.pop()
+        if resumed:
+            # the code after the loop is one more resume function, the other target of the test's jump
+            self.expr(stmt.test, act)
+            self._resume(act, stmt)
+
+    def _while_loop(self, stmt: cst.While, act: Act) -> bool:
+        """The loop's iterations; True when its test is a tensor's (each iteration a resume function's)."""
         test = self.expr(stmt.test, act)
         if self.truth(test, act, stmt.test, "while") is False:
-            return
-        resumed = test.kind == V.TENSOR  # the break above resumed in the loop's body
+            return False
+        resumed = test.kind == V.TENSOR
         act.loops += 1
         try:
             for index in range(MAX_UNROLL):
                 if index:
-                    test = self.expr(stmt.test, act)
-                    if self.truth(test, act, stmt.test, "while") is False:
-                        break
+                    self.bottom_tests.add(id(stmt.test))
+                    try:
+                        test = self.expr(stmt.test, act)
+                        if self.truth(test, act, stmt.test, "while") is False:
+                            break
+                    finally:
+                        self.bottom_tests.discard(id(stmt.test))
                 if self._loop_body(stmt.body, act):
                     break
-                if not test.known:
+                # a test on a tensor: walked round a third time, enough for the numbers the loop changes
+                # to turn dynamic in the resume function's cache (then every iteration is a cache hit)
+                if not test.known and not (resumed and index < 2):
                     break
         finally:
             act.loops -= 1
-        if resumed:
-            # that resume function ends at the loop's test (its jump back is not looked at: no
-            # frame skip); the code after the loop is one more resume function
-            self.expr(stmt.test, act)
-            self._resume(act, stmt)
+        return resumed
 
     def with_stmt(self, stmt: cst.With, act: Act) -> None:
         grad_enabled, autocast = self.grad_enabled, self.autocast
@@ -1524,6 +1705,11 @@ class Walker:
         return Value(V.FUNC, ref=key)
 
     def e_Call(self, node: cst.Call, act: Act) -> Value:
+        func, args, kwargs = self.call_parts(node, act)
+        return self.call(func, args, kwargs, act, node)
+
+    def call_parts(self, node: cst.Call, act: Act) -> tuple[Value, list[Value], dict[str, Value]]:
+        """The callable and the arguments of a call, evaluated in Python's order."""
         func = self.expr(node.func, act)
         self.first_read(func, act, node.func)
         args: list[Value] = []
@@ -1549,7 +1735,7 @@ class Walker:
                 self.stack_depth += 1
         finally:
             self.stack_depth -= pushed
-        return self.call(func, args, kwargs, act, node)
+        return func, args, kwargs
 
     def e_Yield(self, node: cst.Yield, act: Act) -> Value:
         """A generator run eagerly (`for xb, yb in batches(x, y, bs)`) collects what it yields."""
@@ -1974,6 +2160,8 @@ class Walker:
         inner = Act(parsed, qualname, env, (*act.chain, link), act.depth + 1, 0, cls, closure,
                     uncertain_base=self.uncertain, yields=[] if self.eager and self.is_generator(fn) else None)
         self.inlining.append(key)
+        if act.depth == 0:
+            self.root_call = node  # a break inside the callee is the root frame's at this call
         bound = dict(env)
         if act.depth == 0 and self.replaying and isinstance(fn, cst.FunctionDef) \
                 and not self.project.is_library(parsed.summary.display):
@@ -2447,6 +2635,15 @@ def _cells(act: Act) -> dict[str, Value]:
     """What a function defined in `act` closes over: the frame's locals, and the cells the frame itself
     closes over (a def nested two deep reads both), live as Python's cells are."""
     return act.env if not act.closure else ChainMap(act.env, act.closure)  # type: ignore[return-value]
+
+
+def _resourced(value: Value, source: Source | None) -> Value:
+    """An item a resume function reads from the iterator it is handed, and the items of a pair
+    (`enumerate`'s `(i, layer)`): `L['___stack0'][0][1]`."""
+    if value.kind == V.TUPLE and value.items is not None:
+        return value.with_(source=source, items=[_resourced(item, item_source(source, number))
+                                                 for number, item in enumerate(value.items)])
+    return value.with_(source=source)
 
 
 def _first_reach(tx: Walker, value: Value, source: Source) -> Value:

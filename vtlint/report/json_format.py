@@ -20,7 +20,9 @@ def report_dict(result: CheckResult) -> dict[str, Any]:
         "torch_version": result.torch_version,
         "files_analyzed": len(result.files),
         "entries": [
-            {"entry": e.entry, "how": e.how, "location": e.location.to_dict(), "options": e.options}
+            {"entry": e.entry, "how": e.how, "location": e.location.to_dict(), "options": e.options,
+             "compiled_at": e.compiled_at.to_dict() if e.compiled_at else None,
+             "called_at": [c.to_dict() for c in e.called_at]}
             for e in sorted(result.entries, key=lambda e: e.entry)
         ],
         "findings": [f.to_dict() for f in result.findings],

@@ -55,7 +55,9 @@ def _finding(finding: Finding, fn: _Rewrites) -> Finding:
 
 
 def _entry_info(info: EntryInfo, fn: _Rewrites) -> EntryInfo:
-    return replace(info, entry=fn.text(info.entry), location=_location(info.location, fn))
+    return replace(info, entry=fn.text(info.entry), location=_location(info.location, fn),
+                   compiled_at=info.compiled_at and _location(info.compiled_at, fn),
+                   called_at=tuple(_location(c, fn) for c in info.called_at))
 
 
 def _notification(note: Notification, fn: _Rewrites) -> Notification:
