@@ -1,14 +1,22 @@
 """Fuzzing the static pass: generated programs (hypothesmith) and seeded mutations
 of the examples, each made an entry (an injected `@torch.compile`, and a `forward`
 under `assume-compiled`). The analyzer must never raise and must finish in time.
+The abstract interpreter is fuzzed in a process of its own (sandbox_fuzz.py): generated
+programs and value blow-ups run as a script's `__main__` and a compiled function's body,
+under a memory cap, each within a CPU-time bound, the count of programs tried checked.
 
-The default run is ~100 examples in a few seconds; VTLINT_FUZZ_EXAMPLES=N scales
+The default run is ~140 examples in a few seconds; VTLINT_FUZZ_EXAMPLES=N scales
 every test up (e.g. 5000 for a long run)."""
 
 from __future__ import annotations
 
+import json
 import os
+import resource
+import subprocess
+import sys
 import textwrap
+import threading
 import time
 from pathlib import Path
 
@@ -108,3 +116,32 @@ def test_mutate_is_deterministic_and_changes_the_text() -> None:
     text = "a = 1\nb = 2\nc = 3\n"
     assert mutate(text, [("swap", 0, 2)]) == "c = 3\nb = 2\na = 1\n"
     assert mutate(text, [("delete", 4, 0), ("indent", 0, 0)]) == "    a = 1\nc = 3\n"
+
+
+SANDBOX_PROGRAMS = SCALE or 40
+SANDBOX_MEMORY = 3 << 30  # address space of the child (Python and LibCST map ~1 GB of it)
+SANDBOX_CPU_S = 2.0  # per program: the issue's bound on any run of the abstract interpreter
+SANDBOX_RSS_MB = 500
+
+
+def _capped() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (SANDBOX_MEMORY, SANDBOX_MEMORY))
+
+
+def test_the_abstract_interpreter_runs_generated_programs_within_its_caps(tmp_path: Path) -> None:
+    report = tmp_path / "report.json"
+    with (tmp_path / "err.txt").open("w") as err:
+        child = subprocess.Popen([sys.executable, "-m", "tests.reliability.sandbox_fuzz", str(SANDBOX_PROGRAMS),
+                                  str(report)], cwd=Path(__file__).parents[2], stderr=err, preexec_fn=_capped,
+                                 env={**os.environ, "VTLINT_CACHE_DIR": str(tmp_path / "cache")})
+        timer = threading.Timer(60 + SANDBOX_PROGRAMS * 5, child.kill)  # a hang is minutes
+        timer.start()
+        _, status, usage = os.wait4(child.pid, 0)
+        timer.cancel()
+    running = report.with_suffix(".current.py")
+    assert os.waitstatus_to_exitcode(status) == 0, ((tmp_path / "err.txt").read_text()[-3000:],
+                                                    running.read_text() if running.exists() else "")
+    found = json.loads(report.read_text())
+    assert found["programs"] == SANDBOX_PROGRAMS, found["programs"]
+    assert found["max_cpu_s"] < SANDBOX_CPU_S, found["slowest"]
+    assert usage.ru_maxrss / (1 << 20 if sys.platform == "darwin" else 1 << 10) < SANDBOX_RSS_MB
