@@ -27,7 +27,7 @@ from typing import Any
 import libcst as cst
 
 from vtlint.analyzer import values as V
-from vtlint.analyzer.api import EntryInfo, FileProblem, Prediction
+from vtlint.analyzer.api import UNFOLLOWED_COMPILE, EntryInfo, FileProblem, Prediction
 from vtlint.analyzer.budget import ENTRY_BUDGET_S, OverBudget, time_limit
 from vtlint.analyzer.cache import Cache, digest
 from vtlint.analyzer.cache_entries import replay
@@ -459,7 +459,8 @@ def _discovered_specs(project: Project, driven: EagerRun, specs: list[EntrySpec]
         if parsed is None or fn is None:
             continue
         found.append(EntrySpec(display, qualname, "torch.compile", how.options, parsed.line(fn),
-                               via_module=qualname.endswith(".forward")))
+                               via_module=qualname.endswith(".forward"),
+                               compiled_at=Location(how.display, how.line)))
     prediction.notifications = [n for n in prediction.notifications if not (
         n.message == _UNRESOLVED and n.location is not None and (n.location.path, n.location.line) in resolved)]
     return found
@@ -471,7 +472,8 @@ def _scan_importers(project: Project, prediction: Prediction, scanned: dict[str,
     entry_modules: set[str] = set()
     for display, fact in scanned.items():
         for line, note in fact.notes:
-            prediction.notifications.append(Notification("limit", note, Level.NOTE, Location(display, line)))
+            kind = UNFOLLOWED_COMPILE if note == _UNRESOLVED else "limit"
+            prediction.notifications.append(Notification(kind, note, Level.NOTE, Location(display, line)))
         if fact.entries or fact.config:
             entry_modules.add(project.summaries[display].module)
     tails = {m.split(".")[-1] for m in entry_modules}
@@ -556,11 +558,12 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
     marks = [m for m in (facts.get(spec.display).marks if spec.display in facts else [])]
     if marks:
         options["marks"] = [f"{kind}({arg}) at line {line}" for kind, arg, line in marks]
-    prediction.entries.append(EntryInfo(entry, Location(spec.display, spec.line if spec.how == "decorator" else
-                                                       parsed.line(fn)), spec.how, options))
     if spec.display not in facts:  # an entry named by configuration: its own assignments still matter
         facts[spec.display] = scan(parsed, with_entries=False)
     calls = driven.calls.get((spec.display, spec.qualname)) or call_sites.of(spec)
+    prediction.entries.append(EntryInfo(
+        entry, Location(spec.display, spec.line if spec.how == "decorator" else parsed.line(fn)), spec.how, options,
+        compiled_at=spec.compiled_at or _compile_site(spec), called_at=_call_sites(project, calls)))
     if "<locals>" in spec.qualname and spec.display in facts:
         outer = spec.qualname.rsplit(".<locals>.", 1)[0].rpartition(".")[2]
         spec.outer_calls = [site for callee, sites in facts[spec.display].calls.items()
@@ -724,6 +727,17 @@ def _seed_call_state(walker: Walker, calls: list[Site]) -> None:
         memo: dict[int, dict[str, Value]] = {}
         walker.global_objects = {k: V.snapshot(g, memo=memo) for k, g in calls[0].globals.items()}
         walker.autocast = calls[0].autocast
+
+
+def _compile_site(spec: EntrySpec) -> Location | None:
+    """Where the project compiles the entry, when the scan found it there (a decorator, `torch.compile(f)`)."""
+    return Location(spec.display, spec.line) if spec.how in ("decorator", "call", "module.compile") else None
+
+
+def _call_sites(project: Project, calls: list[Site]) -> tuple[Location, ...]:
+    """The project's calls of the compiled callable, each line once, in order."""
+    lines = dict.fromkeys((site.display, site.line) for site in calls if not project.is_library(site.display))
+    return tuple(Location(display, line) for display, line in lines)
 
 
 def _root_frame(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionDef, env: dict[str, Value],
