@@ -89,7 +89,7 @@ BOMBS = [
     Bomb("spread_doubling", _main("xs = [1]\nfor i in range(64):\n    xs = [*xs, *xs]\ng(torch.ones(2), len(xs))\n"),
          None),
     Bomb("split_past_the_bound", _main("t = ',' * 200000\nparts = t.split(',')\ng(torch.ones(2), len(parts))\n"),
-         None),
+         "a container over"),
     Bomb("split_in_a_loop", _main("t = ',' * 10000\nkept = []\nfor i in range(64):\n    kept.append(t.split(','))\n"
                                   "g(torch.ones(2), len(kept))\n"), None),
     Bomb("huge_hex_literal", _main(f"g(torch.ones(2), 0x{'f' * 5000})\n"), "an int over"),

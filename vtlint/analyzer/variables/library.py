@@ -389,6 +389,9 @@ def _chunks(whole: Value, args: list[Value], kwargs: dict[str, Value]) -> Value:
                                        whole.attrs.get("requires_grad")) for part in parts])
 
 
+_SPLITS = frozenset({"split", "rsplit", "splitlines"})  # str methods that answer a list
+
+
 def _str_method(tx: Walker, method: str, text: Value, args: list[Value], kwargs: dict[str, Value], act: Act,
                 node: cst.Call) -> Value:
     """`"c_attn,c_proj".split(",")` on a known string: the result, as Dynamo folds it (the string's
@@ -403,8 +406,8 @@ def _str_method(tx: Walker, method: str, text: Value, args: list[Value], kwargs:
         result = checked(getattr(str, method), text.value, *parts, **{k: v.value for k, v in kwargs.items()})
     except (TypeError, ValueError):
         return V.unknown()  # what Python raises here, the walk does not model
-    except TooLarge:  # `s.replace("a", "a" * 100)` over and over
-        return V.too_large("str", described(""))
+    except TooLarge:  # `s.replace("a", "a" * 100)` over and over; `t.split(",")` into 200,000 parts
+        return V.too_large(None, ITEMS, kind=V.LIST) if method in _SPLITS else V.too_large("str", described(""))
     if isinstance(result, list | tuple):
         if not tx.allowance.take(len(result)):
             return V.too_large(None, ITEMS, kind=V.LIST)
