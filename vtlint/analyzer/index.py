@@ -134,6 +134,27 @@ def _library_file(roots: tuple[tuple[str, int], ...], parts: tuple[str, ...]) ->
     return None
 
 
+# Installed modules a process keeps parsed (a transformers model's walk reads about 40; each holds its tree).
+LIBRARY_MODULES_KEPT = 128
+
+
+@functools.lru_cache(maxsize=LIBRARY_MODULES_KEPT)
+def _library_source(path: str, mtime_ns: int, size: int, name: str) -> tuple[Parsed, str] | None:
+    """An installed module parsed and summarised, kept per process while the file is unchanged: every
+    analysis of a long-lived process (the language server, a benchmark of many scripts) reads the same
+    package (transformers' `modeling_utils.py` costs seconds to parse and position). Its tree, summary
+    and positions are read only by the walks that share it."""
+    try:
+        with READING.timed():
+            text = read_text(Path(path), MAX_SOURCE_BYTES)  # an installed file too: regular, of a bounded size
+            module = cst.parse_module(text)
+    except (OSError, UnicodeDecodeError, cst.ParserSyntaxError, RecursionError):
+        return None
+    summary = summarize(module, Path(path).as_posix(), text)
+    summary.module = name
+    return parsed_module(summary, text, module), text
+
+
 def _roots_key(roots: list[Path]) -> tuple[tuple[str, int], ...]:
     key = []
     for root in roots:
@@ -260,19 +281,19 @@ class Project:
 
     def _load_library(self, path: Path, name: str) -> ModuleSummary | None:
         try:
-            with READING.timed():
-                text = read_text(path, MAX_SOURCE_BYTES)  # an installed file too: regular, of a bounded size
-                module = cst.parse_module(text)
-        except (OSError, UnicodeDecodeError, cst.ParserSyntaxError, RecursionError):
+            stat = path.stat()
+        except OSError:
             return None
+        loaded = _library_source(str(path), stat.st_mtime_ns, stat.st_size, name)
+        if loaded is None:
+            return None
+        parsed, text = loaded
         display = path.as_posix()
         self.library_displays.add(display)
-        summary = summarize(module, display, text)
-        summary.module = name
         self.texts[display] = text
-        self.summaries.setdefault(display, summary)
-        self._parsed[display] = parsed_module(summary, text, module)
-        return summary
+        self.summaries.setdefault(display, parsed.summary)
+        self._parsed[display] = parsed
+        return parsed.summary
 
     def star_binding(self, summary: ModuleSummary, name: str) -> str | None:
         """What `name` of `summary`'s module is through its star imports (`transformers.MixtralConfig`,
