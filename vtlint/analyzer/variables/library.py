@@ -11,7 +11,7 @@ import libcst as cst
 
 from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
-from vtlint.analyzer.bounds import ITEMS, TooLarge, checked, described
+from vtlint.analyzer.bounds import ITEMS, TooLarge, checked, described, fits
 from vtlint.analyzer.sources import AttrSource, LocalSource, Source, attr_source, item_source
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.command_line import PARSER_CLASSES, new_parser
@@ -221,6 +221,10 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return mark(MARKS[name], args)
     if tx.eager and name == "importlib.import_module" and args:
         return _imported(tx, args[0], kwargs.get("package") or (args[1] if len(args) > 1 else V.const(None)))
+    if tx.eager and name == "sys.modules.get" and args:
+        return _imported(tx, args[0], V.const(None))  # `sys.modules.get(cls.__module__)`: the module, imported
+    if tx.eager and name == "inspect.getsource" and args:
+        return _source_of(tx, args[0])
     if name == "collections.OrderedDict":
         return dict_of(args, kwargs)
     if name == "itertools.repeat" and len(args) == 2 and args[1].known and isinstance(args[1].value, int) \
@@ -430,6 +434,16 @@ def _imported(tx: Walker, name: Value, package: Value) -> Value:
         wanted = ".".join([*base, wanted.lstrip(".")] if wanted.lstrip(".") else base)
     found = tx.project.split(wanted)
     return Value(V.LIB, ref=wanted) if found is not None and not found[1] else V.unknown()
+
+
+def _source_of(tx: Walker, value: Value) -> Value:
+    """`inspect.getsource(module)` run eagerly (transformers reads a model's module for a decorator's name to
+    decide what it may set): the module's text, as the walk read it from disk."""
+    found = tx.project.split(value.ref or "") if value.kind == V.LIB else None
+    if found is None or found[1]:
+        return Value(V.CONST, pytype="str", confidence="medium")
+    text = tx.project.texts.get(found[0].display)
+    return V.const(text) if text is not None and fits(text) else Value(V.CONST, pytype="str", confidence="medium")
 
 
 def _replaced(tx: Walker, instance: Value, changes: dict[str, Value]) -> Value:

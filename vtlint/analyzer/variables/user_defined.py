@@ -171,6 +171,8 @@ class UserDefinedClassVariable(Value):
         if name in ("__name__", "__qualname__"):  # `f"{args[0].__class__.__name__}.{name}"`: a string Dynamo guards
             text = cls.qualname if name == "__qualname__" else cls.qualname.rpartition(".")[2]
             return V.const(text).with_(source=attr_source(self.source, name))
+        if name == "__module__" and summary.module:  # `sys.modules.get(cls.__module__)`
+            return V.const(summary.module).with_(source=attr_source(self.source, name))
         external = tx.project.external_bases(summary, cls)
         if name == "apply" and AUTOGRAD_FUNCTION_BASES.intersection(external):
             return Value(V.AUTOGRAD_APPLY, ref=self.ref)
