@@ -4565,4 +4565,203 @@ PROGRAMS: dict[str, str] = {
             warm(torch.ones(3))
             then_loop(torch.ones(3), [1.0, 2.0])
     """,
+    "sequence_length_changes_between_calls": """
+        import torch
+        import torch.nn as nn
+
+        class Block(nn.Module):
+            def __init__(self, d):
+                super().__init__()
+                self.norm = nn.LayerNorm(d)
+                self.fc = nn.Linear(d, d)
+
+            def forward(self, hidden_states, attention_mask=None):
+                h = self.fc(self.norm(hidden_states))
+                if attention_mask is not None:
+                    h = h * attention_mask[..., None]
+                return hidden_states + h
+
+        class TinyLM(nn.Module):
+            def __init__(self, vocab=32, d=8, layers=2):
+                super().__init__()
+                self.embed = nn.Embedding(vocab, d)
+                self.layers = nn.ModuleList([Block(d) for _ in range(layers)])
+                self.head = nn.Linear(d, vocab)
+
+            def forward(self, input_ids, attention_mask=None, **kwargs):
+                hidden_states = self.embed(input_ids)
+                for layer in self.layers:
+                    hidden_states = layer(hidden_states, attention_mask)
+                return self.head(hidden_states)
+
+        def run():
+            model = torch.compile(TinyLM().eval())
+            with torch.no_grad():
+                for length in (8, 12, 16):  # tensor 'input_ids' size mismatch at index 1, once: then dynamic
+                    ids = torch.randint(0, 32, (1, length))
+                    model(ids, attention_mask=torch.ones(1, length))
+    """,
+    "keywords_passed_at_some_calls_only": """
+        import torch
+        import torch.nn as nn
+
+        class TestedVLM(nn.Module):
+            def __init__(self, vocab=32, d=8):
+                super().__init__()
+                self.embed = nn.Embedding(vocab, d)
+                self.vision = nn.Linear(4, d)
+                self.head = nn.Linear(d, vocab)
+
+            def forward(self, input_ids, attention_mask=None, **kwargs):
+                hidden_states = self.embed(input_ids)
+                pixel_values = kwargs.get("pixel_values")  # DICT_CONTAINS on L['kwargs']
+                if pixel_values is not None:
+                    hidden_states = hidden_states + self.vision(pixel_values)[:, None]
+                return self.head(hidden_states)
+
+        class Vision(nn.Module):
+            def __init__(self, d):
+                super().__init__()
+                self.proj = nn.Linear(4, d)
+
+            def forward(self, hidden_states, pixel_values=None, **kwargs):
+                if pixel_values is not None:
+                    hidden_states = hidden_states + self.proj(pixel_values)[:, None]
+                return hidden_states
+
+        class PassingVLM(nn.Module):
+            def __init__(self, vocab=32, d=8):
+                super().__init__()
+                self.embed = nn.Embedding(vocab, d)
+                self.vision = Vision(d)
+                self.head = nn.Linear(d, vocab)
+
+            def forward(self, input_ids, attention_mask=None, **kwargs):
+                hidden_states = self.vision(self.embed(input_ids), **kwargs)  # DICT_LENGTH on L['kwargs']
+                return self.head(hidden_states)
+
+        def run():
+            ids = torch.randint(0, 32, (1, 8))
+            with torch.no_grad():
+                tested = torch.compile(TestedVLM().eval())
+                tested(ids)
+                tested(ids, pixel_values=torch.randn(1, 4))
+                tested(ids)
+                passing = torch.compile(PassingVLM().eval())
+                passing(ids, pixel_values=torch.randn(1, 4))
+                passing(ids)
+    """,
+    "list_argument_changes_length": """
+        import torch
+
+        def noisy(x):
+            print("step")
+            return x * 2
+
+        @torch.compile
+        def gather(x, extra):
+            return [*extra, noisy(x)]  # no op before the break, yet compiled: len(L['extra']) is guarded
+
+        def run():
+            x = torch.ones(3)
+            gather(x, [x])
+            gather(x, [x, x])
+    """,
+    "loop_over_tensor_rows": """
+        import torch
+
+        @torch.compile
+        def accumulate(x):
+            out = x[0] * 0
+            for row in x:  # the static first size: three rows unrolled, a tuple iterator at a resume
+                out = out + row
+                if out.sum() > 1e9:
+                    return out
+            return out
+
+        @torch.compile
+        def masked(x):
+            out = x * 0
+            for row in x:
+                if row.sum() > 0:  # falls through to the loop's jump back: the frame is skipped
+                    out = out + row
+            return out
+
+        def run():
+            accumulate(torch.ones(3, 2))
+            masked(torch.ones(3, 2))
+    """,
+    "moe_block_breaks_in_callee_frames": """
+        import torch
+        import torch.nn as nn
+        import torch.nn.functional as F
+
+
+        class Experts(nn.Module):
+            def __init__(self, n, d):
+                super().__init__()
+                self.num_experts = n
+                self.w = nn.ModuleList([nn.Linear(d, d) for _ in range(n)])
+
+            def forward(self, x, top_k_index, top_k_weights):
+                out = torch.zeros_like(x)
+                hit = torch.greater(F.one_hot(top_k_index, self.num_experts).sum(dim=(0, 1)), 0).nonzero()
+                for expert_idx in range(self.num_experts):
+                    token_idx, top_k_pos = torch.where(top_k_index == expert_idx)
+                    h = self.w[expert_idx](x[token_idx]) * top_k_weights[token_idx, top_k_pos, None]
+                    out.index_add_(0, token_idx, h)
+                return out + hit.sum()
+
+
+        class Gate(nn.Module):
+            def __init__(self, d, n, k):
+                super().__init__()
+                self.top_k = k
+                self.proj = nn.Linear(d, n)
+
+            def forward(self, x):
+                weights = self.proj(x).softmax(-1)
+                return torch.topk(weights, self.top_k, dim=-1)
+
+
+        class MoE(nn.Module):
+            def __init__(self, d, n, k):
+                super().__init__()
+                self.gate = Gate(d, n, k)
+                self.experts = Experts(n, d)
+
+            def forward(self, x):
+                top_w, top_i = self.gate(x)
+                return self.experts(x, top_i, top_w)
+
+
+        class Layer(nn.Module):
+            def __init__(self, d):
+                super().__init__()
+                self.norm = nn.LayerNorm(d)
+                self.mlp = MoE(d, 4, 2)
+
+            def forward(self, x):
+                return x + self.mlp(self.norm(x))
+
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layers = nn.ModuleList([Layer(8) for _ in range(2)])
+
+            def forward(self, x):
+                for layer in self.layers:
+                    x = layer(x)
+                return x
+
+
+        def run():
+            # Model.forward: the experts' break reaches its call of a layer inside its loop: skipped. Each
+            # Layer.forward, MoE.forward (L['self'].gate.top_k, not ...layers[0].mlp.gate.top_k) and
+            # Experts.forward is a frame of its own; the experts' loop breaks in its resume frame: skipped
+            model = torch.compile(Model().eval())
+            with torch.no_grad():
+                model(torch.randn(5, 8))
+    """,
 }

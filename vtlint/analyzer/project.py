@@ -846,10 +846,11 @@ def _grad_modes(calls: list[Site]) -> list[bool]:
 
 
 def _compiles_nothing(events: list[Event]) -> bool:
-    """A frame whose walk finished with no graph (its loop broke, or it has no tensor ops): Dynamo
-    skips its code from then on, so no guard of it is ever checked and nothing recompiles."""
+    """A frame Dynamo compiles no code for (its loop broke, or it returns having traced no op): it skips
+    the frame from then on, so no guard of it is ever checked and nothing recompiles. One that breaks
+    and resumes is compiled, its guards checked, even with no op in its graph."""
     frame = next((e for e in events if e.action is Action.FRAME), None)
-    return frame is not None and frame.confidence == "high" and frame.detail.get("graph_count") == 0
+    return frame is not None and frame.confidence == "high" and not frame.detail.get("compiled", True)
 
 
 def _first_recompiling_call(calls: list[Site], recompiles: list[Event]) -> int | None:
@@ -894,6 +895,7 @@ def _walk_frame(walker: Walker, act: Act, fn: cst.FunctionDef, entry: str, predi
                 "graph_frames": result.graph_frames if result else [],
                 "graph_break_count": result.graph_break_count if result else 0,
                 "frame_skipped": bool(result and result.frame_skipped),
+                "compiled": bool(result and result.compiled),
                 "first_reads": {name: list(where) for name, where in walker.first_reads.items()}}))
     for note in (result.notes if result else walker.notes)[:20]:
         prediction.notifications.append(Notification("limit", f"{entry}: {note}", Level.NOTE))

@@ -59,7 +59,11 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
     mutations, named = _assignments(project, facts)
     # the functions this entry's graph traces: the entry and every call it inlines
     walked = {entry} | {e.callee for e in events if e.action is Action.INLINE and e.callee}
+    lengths: list[Event] = []  # an argument's list of another length: a TENSOR_MATCH failing at that call comes first
     for wrap in events:
+        if wrap.action is Action.WRAP and wrap.guard_kind == "LENGTH_CHECK" and wrap.source and calls \
+                and not wrap.detail.get("mutated_in_frame"):
+            lengths += _length_changes(wrap, calls, params, settings, entry)
         if wrap.action is not Action.WRAP or wrap.guard_kind not in CALL_VALUE_GUARDS or not wrap.source:
             continue
         root, path = _split_source(wrap.source)
@@ -96,12 +100,13 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
                              lambda e: (e.location, e.detail["call"]))
     frame = next((e for e in events if e.action is Action.FRAME), None)
     if calls and frame is not None:
-        out += _one_per_call([e for i, name in enumerate(params)
-                              if (e := _tensor_change(frame, calls, name, i, settings, entry)) is not None],
-                             lambda e: e.location)
+        out += _one_per_call([*(e for i, name in enumerate(params)
+                                if (e := _tensor_change(frame, calls, name, i, settings, entry)) is not None),
+                              *lengths], lambda e: e.location)
         functions = functions or Functions()
         out += [e for i, name in enumerate(params)
                 if (e := _function_change(frame, calls, name, i, settings, entry, functions)) is not None]
+        out += _keyword_changes(frame, calls, fn, receiver, settings, entry)
         # the module the method is bound to, and modules passed as arguments (`logprobs(policy, ...)`, then
         # `logprobs(reference, ...)` whose parameters are frozen)
         modules = [(receiver, lambda site, r=receiver: site.kwargs.get(r))] if receiver is not None else []
@@ -165,6 +170,89 @@ def _function_change(frame: Event, calls: list[Site], name: str, index: int, set
     return None
 
 
+def _keyword_changes(frame: Event, calls: list[Site], fn: cst.FunctionDef, receiver: str | None,
+                     settings: DynamoSettings, entry: str) -> list[Event]:
+    """A keyword the calls pass into `**kwargs` at some calls only (`pixel_values=` on the first call of a
+    vision-language model, not the next): the guard the frame's use of the dict installed fails.
+    Passed on whole (`self.vision(x, **kwargs)`): `DICT_LENGTH: len(L['kwargs']) == 1`; tested
+    (`kwargs.get("k")`, `"k" in kwargs`): `DICT_CONTAINS: not ___dict_contains('k', L['kwargs'])`; read
+    (`kwargs["k"]`): its value's guard, which raises `KeyError on kwargs['k']` (torch names no Source).
+    Each set of keywords compiles once (measured)."""
+    star = fn.params.star_kwarg
+    if star is None or len(calls) < 2:
+        return []
+    name = star.name.value
+    named = {p.name.value for p in [*positional_params(fn), *fn.params.kwonly_params]} | {receiver}
+    passed = [frozenset(k for k in site.kwargs if k not in named) for site in calls]
+    number = next((i for i, keys in enumerate(passed[1:], 1) if keys != passed[0]), None)
+    if number is None:
+        return []
+    first, now = passed[0], passed[number]
+    uses = _dict_uses(fn, name)
+    changed = sorted((first ^ now) & uses.keys())
+    spelled = f"L[{name!r}]"
+    if uses.get(None) == "spread" and len(first) != len(now):
+        kind, guard, source = "DICT_LENGTH", f"DICT_LENGTH: len({spelled}) == {len(first)}", spelled
+    elif changed and uses[changed[0]] == "tested":
+        key = changed[0]
+        kind, source = "DICT_CONTAINS", spelled
+        guard = f"DICT_CONTAINS: {'' if key in first else 'not '}___dict_contains({key!r}, {spelled})"
+    elif changed and changed[0] in first:
+        kind, guard, source = None, f"KeyError on {name}[{changed[0]!r}]", None  # the value's guard, keyless
+    else:
+        return []
+    distinct = len(set(passed)) - 1
+    what = ", ".join(sorted(now - first)) or "no " + ", ".join(sorted(first - now))
+    return [Event(Action.RECOMPILE, calls[number].location, entry, frame=frame.frame, source=source,
+                  variable_tracker="ConstDictVariable", guard_kind=kind, guard=guard, confidence="medium",
+                  related=(Related(frame.location, f"guarded here: {guard}"),),
+                  detail={"reason": f"called with {what} in **{name}: {guard} fails, so Dynamo compiles the frame "
+                                    f"again for this set of keywords (each set once, up to recompile_limit "
+                                    f"({settings.recompile_limit}))",
+                          "remedy": "pass the same keywords on every call (None for an absent input)",
+                          "changed_value": what, "once": False, "call": number, "distinct": distinct})]
+
+
+def _dict_uses(fn: cst.FunctionDef, name: str) -> dict[str | None, str]:
+    """How the function uses its `**name` dict: by key, "tested" (`.get`, `in`) or "read" (`[...]`); and
+    under None, "spread" when it passes it on whole (`f(**name)`)."""
+    uses: dict[str | None, str] = {}
+
+    class Uses(cst.CSTVisitor):
+        def visit_Arg(self, node: cst.Arg) -> None:
+            if node.star == "**" and isinstance(node.value, cst.Name) and node.value.value == name:
+                uses[None] = "spread"
+
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == name \
+                    and func.attr.value in ("get", "pop") and node.args:
+                key = _literal_key(node.args[0].value)
+                if key is not None:
+                    uses.setdefault(key, "tested")
+
+        def visit_Comparison(self, node: cst.Comparison) -> None:
+            for target in node.comparisons:
+                if isinstance(target.operator, (cst.In, cst.NotIn)) and isinstance(target.comparator, cst.Name) \
+                        and target.comparator.value == name and (key := _literal_key(node.left)) is not None:
+                    uses.setdefault(key, "tested")
+
+        def visit_Subscript(self, node: cst.Subscript) -> None:
+            if isinstance(node.value, cst.Name) and node.value.value == name and len(node.slice) == 1 \
+                    and isinstance(node.slice[0].slice, cst.Index):
+                key = _literal_key(node.slice[0].slice.value)
+                if key is not None:
+                    uses.setdefault(key, "read")
+
+    visit(fn.body, Uses())
+    return uses
+
+
+def _literal_key(node: cst.BaseExpression) -> str | None:
+    return node.evaluated_value if isinstance(node, cst.SimpleString) and isinstance(node.evaluated_value, str) \
+        else None
+
+
 def _closure_change(frame: Event, calls: list[Site], name: str, pick: Callable[[Site], Value | None],
                     settings: DynamoSettings, entry: str, functions: Functions) -> Event | None:
     """Closures of one `def` passed in turn (`h(t, f(1))`, then `h(t, f(2))`): Dynamo guards the code
@@ -192,6 +280,37 @@ def _closure_change(frame: Event, calls: list[Site], name: str, pick: Callable[[
         if found:
             return found[0].with_(source=None, detail={**found[0].detail, "cell": cell})
     return None
+
+
+def _length_changes(wrap: Event, calls: list[Site], params: list[str], settings: DynamoSettings,
+                    entry: str) -> list[Event]:
+    """A list or tuple argument (or one inside it) with another number of items at a later call
+    (`gather(x, [x])`, then `gather(x, [x, x])`): its LENGTH_CHECK fails, and each new length compiles
+    a graph of its own (a length is no number automatic dynamic generalizes)."""
+    root, path = _split_source(wrap.source or "")
+    if root is None or root[0] != "L" or root[1] not in params:
+        return []
+    name = root[1]
+    pick = functools.partial(_argument, index=params.index(name), name=name, default=None)
+
+    def length(site: Site) -> int | None:
+        found = _follow(pick(site), path)
+        return len(found.items) if found is not None and found.kind in (V.LIST, V.TUPLE) and found.items is not None \
+            else None
+
+    lengths = [length(site) for site in calls]
+    if lengths[0] is None:
+        return []
+    seen = list(dict.fromkeys(n for n in lengths if n is not None))
+    number = next((i for i, n in enumerate(lengths[1:], 1) if n is not None and n != lengths[0]), None)
+    if number is None:
+        return []
+    why = (f"{wrap.guard or wrap.source} fails: each length the calls pass compiles a graph of its own, up to "
+           f"recompile_limit ({settings.recompile_limit})")
+    return [_event(wrap, calls[number], entry, f"called with {lengths[number]} items: {why}",
+                   "pass a tensor (or a fixed-length tuple) instead of a list whose length changes",
+                   {"changed_value": f"{lengths[number]} items", "once": False, "call": number,
+                    "distinct": len(seen) - 1}, [])]
 
 
 def _guarded_at(frame: Event, name: str, guard: str) -> tuple[Related, ...]:

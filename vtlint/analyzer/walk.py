@@ -8,7 +8,8 @@ installs a guard, and so does the walk: a WRAP event. Calls to the project's own
 functions are inlined (INLINE events) with the arguments' Sources bound to the
 parameters; calls outside the project ask `breaks` what trace_rules does. A
 graph break ends the frame: the walk resumes in `torch_dynamo_resume_in_<fn>_at_<line>`
-as Dynamo does, or gives up on the frame when the break sits inside a loop."""
+as Dynamo does, or gives up on the frame when a loop's jump back follows the break (loop_breaks);
+a loop that resumes comes round to its resume function once per iteration, through its cache."""
 
 from __future__ import annotations
 
@@ -67,7 +68,7 @@ from vtlint.analyzer.variables.lists import NONEMPTY, RangeVariable
 from vtlint.analyzer.variables.nn_module import parameters_of
 from vtlint.analyzer.variables.optimizer import REALIZED, base_method
 from vtlint.analyzer.variables.shapes import broadcast, elementwise, matmul, view, view_attrs, with_values
-from vtlint.analyzer.variables.tensor import DTYPE_NAMES, HEALTHY, ONE_OF, grad_of
+from vtlint.analyzer.variables.tensor import DTYPE_NAMES, HEALTHY, ONE_OF, grad_of, known_sizes, tensor
 from vtlint.analyzer.variables.user_defined import (
     DICT_STORAGE_METHODS,
     MODULE_METHODS,
@@ -320,6 +321,9 @@ class WalkResult:
     graph_frames: list[str]  # the frames (the entry's, its resume functions) whose trace has a graph
     frame_skipped: bool
     notes: list[str]
+    # the entry's own frame has compiled code and guards: not skipped, and traced ops or broke to resume (a
+    # frame of no op that returns is skipped: "No ops traced for the FX graph")
+    compiled: bool = True
 
 
 class Walker:
@@ -709,7 +713,9 @@ class Walker:
         # torch counts a break once per line and type, however often a loop comes round to it
         breaks_seen = {(e.location.path, e.location.line, e.gb_type) for e in self.events
                        if e.action is Action.GRAPH_BREAK and not e.detail.get("guessed_path")}
-        return WalkResult(self.events, len(graph_frames), len(breaks_seen), graph_frames, skipped, self.notes)
+        root = self.frames[0]
+        compiled = root.compiled and not (returned and len(self.frames) == 1 and not root.graph_ops)
+        return WalkResult(self.events, len(graph_frames), len(breaks_seen), graph_frames, skipped, self.notes, compiled)
 
     def _loop_head_lines(self, act: Act, frame: Frame, end: int) -> None:
         """A resume function inside a loop reaches the code before its resume point through the loop's
@@ -1084,6 +1090,8 @@ class Walker:
         else:
             iterable = self.expr(stmt.iter, act)
         elements = self.iterate(iterable, act, stmt.iter, unrolled=True)
+        if elements is None and iterable.kind == V.TENSOR and not self.eager:
+            elements = _rows(iterable, self)
         act.loops += 1
         try:
             if elements is None:  # iterations unknown: the body may not run at all
@@ -2635,6 +2643,15 @@ def _cells(act: Act) -> dict[str, Value]:
     """What a function defined in `act` closes over: the frame's locals, and the cells the frame itself
     closes over (a def nested two deep reads both), live as Python's cells are."""
     return act.env if not act.closure else ChainMap(act.env, act.closure)  # type: ignore[return-value]
+
+
+def _rows(value: Value, tx: Walker) -> list[Value] | None:
+    """`for row in x` in traced code: Dynamo unrolls the rows of the static first size (the TENSOR_MATCH
+    guards it); None when the size is dynamic or not known."""
+    sizes = known_sizes(value, tx)
+    if not sizes or not sizes[0].known or not isinstance(sizes[0].value, int) or not 0 < sizes[0].value <= MAX_UNROLL:
+        return None
+    return [tensor(list(value.items[1:]) if value.items else None, value.pytype) for _ in range(sizes[0].value)]
 
 
 def _resourced(value: Value, source: Source | None) -> Value:
