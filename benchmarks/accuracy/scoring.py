@@ -14,6 +14,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+from vtlint.runtime.events import strip_local_scope
 from vtlint.trace import Action, Event
 
 
@@ -105,25 +106,47 @@ class Report:
     graphs: list[tuple[str, int | None, int]] = field(default_factory=list)  # entry, predicted, observed
 
 
-def _first(events: Iterable[Event]) -> dict[tuple[object, ...], Event]:
+def _first(events: Iterable[Event], key: Callable[[Event], tuple[object, ...]]) -> dict[tuple[object, ...], Event]:
     out: dict[tuple[object, ...], Event] = {}
     for event in events:
-        out.setdefault(event.key, event)
+        out.setdefault(key(event), event)
     return out
 
 
+# --- the zoo's rules (issue 31: real models scored as on programs kept outside the project) ------
+
+NEUTRAL_GUARDS = {"DICT_KEYS_MATCH"}  # a dict's key order: neither a hit nor a miss
+
+
+def _guard_text(event: Event) -> str:
+    """A guard's text without its kind and with locals spelled as the user spells them."""
+    text = event.guard or str(event.detail.get("failing_guard") or "")
+    return " ".join(strip_local_scope(text.partition(": ")[2] if ": " in text else text).split())
+
+
+def zoo_key(event: Event) -> tuple[object, ...]:
+    """`Event.key`, except a recompile without a Source: matched on its guard's text."""
+    if event.action is Action.RECOMPILE and not event.source:
+        return (event.action.value, event.entry, "guard", _guard_text(event))
+    return event.key
+
+
 def score(predicted: list[Event], observed: list[Event], entries: set[str],
-          exercised: Callable[[Event], bool]) -> Report:
+          exercised: Callable[[Event], bool], *, zoo_rules: bool = False) -> Report:
+    """With `zoo_rules`, a recompile without a Source is matched by its guard text (`zoo_key`)
+    and dict key-order guards are neutral (`NEUTRAL_GUARDS`)."""
     report = Report()
-    mine = [e for e in predicted if e.entry in entries]
-    seen = [e for e in observed if e.entry in entries]
+    join = zoo_key if zoo_rules else (lambda e: e.key)
+    counted = (lambda e: e.guard_kind not in NEUTRAL_GUARDS) if zoo_rules else (lambda e: True)
+    mine = [e for e in predicted if e.entry in entries and counted(e)]
+    seen = [e for e in observed if e.entry in entries and counted(e)]
     BUILTIN_MODULES.update(e.source for e in seen if e.action is Action.WRAP and e.source
                            and e.variable_tracker == "UnspecializedBuiltinNNModuleVariable")
     for kind, (select, construct) in KINDS.items():
-        pred = _first(e for e in mine if select(e) and exercised(e))
-        obs = _first(e for e in seen if select(e))
+        pred = _first((e for e in mine if select(e) and exercised(e)), join)
+        obs = _first((e for e in seen if select(e)), join)
         total = report.kinds.setdefault(kind, Score())
-        total.unexercised = len({e.key for e in mine if select(e) and not exercised(e)})
+        total.unexercised = len({join(e) for e in mine if select(e) and not exercised(e)})
         for key, event in pred.items():
             cell = report.constructs[(kind, construct(event))]
             if key in obs:

@@ -1,0 +1,263 @@
+"""The zoo: vtlint's static predictions on real models driven by scripts in users' styles, scored
+against what torch really did, held-out part first.
+
+Each script's folder is analyzed as `vtlint check .` run there would (no `--entry`, no flag);
+the runtime side is the cached truth of `collect.py` (library frames kept as entries). Both are
+joined with benchmarks/accuracy's `score` under the zoo's rules (a recompile without a Source
+matched by its guard text, dict key-order guards neutral). Only the development part is ever
+listed case by case (`--debug-dev`); the held-out part is scored as a whole.
+
+    python benchmarks/zoo/run.py [--reuse-runtime] [--limit N] [--only FAMILY,...] [--debug-dev]
+                                 [--save FILE] [--json FILE] [--jobs 2] [--timeout 300] [--static-limit 600]
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import linecache
+import os
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent / "accuracy")]
+
+from collect import SCRATCH, collect, load, prepare, scripts_dir, select  # noqa: E402
+from exercised import entry_compiled  # noqa: E402
+from forked import run_forked  # noqa: E402
+from scoring import KINDS, Report, Score, score  # noqa: E402
+from scripts import TRIO, Script, load_manifest  # noqa: E402
+from split import DEVELOPMENT, HELD_OUT, part  # noqa: E402
+
+from vtlint.analyzer import analyze  # noqa: E402
+from vtlint.analyzer.files import discover  # noqa: E402
+from vtlint.config import Config  # noqa: E402
+from vtlint.report.shareable import shorten  # noqa: E402
+from vtlint.runtime.step import RuntimeFacts  # noqa: E402
+from vtlint.trace import Action, Event  # noqa: E402
+
+SHORT = {"graph break": "graph breaks", "baked constant": "baked constants", "inlined call": "inlined calls",
+         "recompile": "recompiles"}
+
+
+# --- the static side -----------------------------------------------------------------------
+
+
+def predict(folder: Path) -> list[dict[str, Any]]:
+    """`vtlint check .` in `folder`: its events (as dicts, to cross processes)."""
+    config = Config(root=folder)
+    return [e.to_dict() for e in analyze(discover([folder], config).files, config, jobs=1, use_cache=True).events]
+
+
+def predict_all(scripts: list[Script], jobs: int, limit_s: float) -> dict[str, tuple[list[Event], str | None]]:
+    """Each script's events, or why there are none (the static pass crashed or ran over `limit_s`):
+    then its truth counts as missed."""
+    started, count = time.perf_counter(), iter(range(1, len(scripts) + 1))
+
+    def told(name: str, result: tuple[bool, Any]) -> None:
+        print(f"[static {next(count)}/{len(scripts)} {time.perf_counter() - started:.0f} s] {name}"
+              + ("" if result[0] else f": {result[1]}"), file=sys.stderr, flush=True)
+
+    results = run_forked([(s.folder, functools.partial(predict, scripts_dir() / s.folder)) for s in scripts],
+                         jobs, limit_s, told)
+    return {name: ([Event.from_dict(e) for e in value], None) if ok else ([], value)
+            for name, (ok, value) in results.items()}
+
+
+# --- scores --------------------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """Scores summed over scripts."""
+
+    kinds: dict[str, Score] = field(default_factory=lambda: {k: Score() for k in KINDS})
+    graphs_exact: int = 0
+    graphs: int = 0
+    scripts: int = 0
+    models: set[str] = field(default_factory=set)
+
+    def add(self, script: Script, report: Report) -> None:
+        for kind, s in report.kinds.items():
+            total = self.kinds[kind]
+            total.tp, total.fp, total.fn = total.tp + s.tp, total.fp + s.fp, total.fn + s.fn
+            total.unexercised += s.unexercised
+        self.graphs += len(report.graphs)
+        self.graphs_exact += sum(1 for _, p, o in report.graphs if p == o)
+        self.scripts += 1
+        self.models.add(script.model)
+
+
+def score_script(events: list[Event], facts: RuntimeFacts) -> Report:
+    entries = set(facts.coverage) | {e.entry for e in events}
+    return score(events, facts.events, entries, entry_compiled(facts), zoo_rules=True)
+
+
+def group(model: dict[str, Any]) -> str:
+    """A family group: the transformers task (its Auto class), the diffusers subpackage."""
+    if model["library"] == "diffusers":
+        return "diffusers." + model["module"].split(".")[2]
+    return model["auto_class"].removeprefix("AutoModel").removeprefix("For") or "base model"
+
+
+def invariance(scripts: list[Script], predicted: dict[str, tuple[list[Event], str | None]]) -> tuple[int, int, int]:
+    """(models whose trio scripts give the same findings in library frames, models with at least two
+    trio scripts analyzed, of those how many have no library finding at all). Recompiles are left
+    out: the styles' calls are the same, the findings of one compile are compared."""
+    kinds = [select for name, (select, _) in KINDS.items() if name != "recompile"]
+    by_model: dict[str, list[frozenset[tuple[object, ...]]]] = defaultdict(list)
+    for script in scripts:
+        if script.style in TRIO and script.folder in predicted:
+            events, _ = predicted[script.folder]
+            by_model[script.model].append(frozenset(
+                e.key for e in events if os.path.isabs(e.location.path) and any(k(e) for k in kinds)))
+    compared = {m: sets for m, sets in by_model.items() if len(sets) >= 2}
+    same = sum(1 for sets in compared.values() if len(set(sets)) == 1)
+    empty = sum(1 for sets in compared.values() if not any(sets))
+    return same, len(compared), empty
+
+
+# --- output --------------------------------------------------------------------------------
+
+
+def _pr(s: Score) -> str:
+    p = "  -" if s.precision is None else f"{s.precision:.2f}"
+    r = "  -" if s.recall is None else f"{s.recall:.2f}"
+    return f"P {p} R {r}"
+
+
+def kind_table(title: str, tally: Tally) -> list[str]:
+    out = [f"{title}: {len(tally.models)} models, {tally.scripts} scripts",
+           f"  {'kind':<16} {'TP':>6} {'FP':>6} {'FN':>6} {'precision':>10} {'recall':>7}"]
+    for kind, s in tally.kinds.items():
+        p = "-" if s.precision is None else f"{s.precision:.2f}"
+        r = "-" if s.recall is None else f"{s.recall:.2f}"
+        out.append(f"  {SHORT[kind]:<16} {s.tp:>6} {s.fp:>6} {s.fn:>6} {p:>10} {r:>7}")
+    out.append(f"  {'graph counts':<16} {tally.graphs_exact}/{tally.graphs} compiled entries exact")
+    return out
+
+
+def breakdown(title: str, tallies: dict[str, Tally]) -> list[str]:
+    out = [title, f"  {'':<28} {'scripts':>7}  " + "  ".join(f"{SHORT[k]:<17}" for k in KINDS) + "  graphs exact"]
+    for name, t in sorted(tallies.items()):
+        cells = "  ".join(f"{_pr(s):<17}" for s in t.kinds.values())
+        out.append(f"  {name:<28} {t.scripts:>7}  {cells}  {t.graphs_exact}/{t.graphs}")
+    return out
+
+
+def _describe(event: Event) -> str:
+    if event.action is Action.GRAPH_BREAK:
+        return f"{event.gb_id} {event.gb_type}"
+    if event.action is Action.INLINE:
+        return f"calls {shorten(event.callee or '')}"
+    return f"{event.source} ({event.guard or event.guard_kind})"
+
+
+def debug_lines(script: Script, report: Report) -> list[str]:
+    out = [f"  {script.folder}:"]
+    for title, rows in (("missed", report.misses), ("false alarm", report.false_alarms)):
+        for kind, construct, event in sorted(rows, key=lambda r: (r[0], r[2].location.path, r[2].location.line)):
+            path = event.location.path
+            full = path if path.startswith("/") else str(scripts_dir() / script.folder / path)
+            text = linecache.getline(full, event.location.line).strip()[:80]
+            out.append(f"    {title:<11} [{kind}] {shorten(path)}:{event.location.line} {_describe(event)}  | {text}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--reuse-runtime", action="store_true", help="score the cached truth only (run nothing)")
+    parser.add_argument("--limit", type=int, help="only the first N models (manifest order)")
+    parser.add_argument("--only", help="only these development families (comma-separated)")
+    parser.add_argument("--debug-dev", action="store_true", help="list the development part's misses and false alarms")
+    parser.add_argument("--save", type=Path, help="also write the printed report to FILE")
+    parser.add_argument("--json", type=Path, help="also write the totals as JSON")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--timeout", type=float, default=300.0, help="one script's run's time limit (collection)")
+    parser.add_argument("--static-limit", type=float, default=600.0,
+                        help="one script's static pass's time limit (over it, its truth counts as missed)")
+    args = parser.parse_args(argv)
+    only = set(args.only.split(",")) if args.only else None
+    if only and (held := sorted(f for f in only if part(f) == HELD_OUT)):
+        parser.error(f"held-out families are scored only as a whole: {', '.join(held)}")
+    os.environ.setdefault("VTLINT_CACHE_DIR", str(SCRATCH / "cache"))
+    manifest = load_manifest()
+    models = {m["name"]: m for m in manifest["models"]}
+    scripts = select(prepare(manifest), args.limit, only)
+    started = time.perf_counter()
+    if not args.reuse_runtime:
+        collect(scripts, manifest["versions"], args.jobs, args.timeout)
+    elapsed = {"runtime": time.perf_counter() - started}
+    started = time.perf_counter()
+    predicted = predict_all(scripts, args.jobs, args.static_limit)  # forked before the facts are loaded
+    elapsed["static"] = time.perf_counter() - started
+    facts = load(scripts, manifest["versions"])
+    ran = [s for s in scripts if s.folder in facts and facts[s.folder].harness.get("exit_code") == 0]
+    failed = [s for s in scripts if s.folder in facts and s not in ran]
+    missing = [s for s in scripts if s.folder not in facts]
+
+    parts = {HELD_OUT: Tally(), DEVELOPMENT: Tally()}
+    by: dict[str, dict[str, dict[str, Tally]]] = {p: defaultdict(lambda: defaultdict(Tally)) for p in parts}
+    debug: list[str] = []
+    for script in ran:
+        events, _ = predicted[script.folder]
+        report = score_script(events, facts[script.folder])
+        where = part(script.family)
+        parts[where].add(script, report)
+        for name, key in (("library", script.library), ("style", script.style),
+                          ("family group", group(models[script.model]))):
+            by[where][name][key].add(script, report)
+        if args.debug_dev and where == DEVELOPMENT:
+            debug += debug_lines(script, report)
+    same, compared, empty = invariance(scripts, predicted)
+    crashed = sorted((s.folder, err) for s in scripts if (err := predicted[s.folder][1]))
+
+    v = manifest["versions"]
+    out = [f"zoo: {len({s.model for s in scripts})} models, {len(scripts)} scripts ({len(ran)} ran, "
+           f"{len(failed)} failed, {len(missing)} not collected); torch {v['torch']}, transformers "
+           f"{v['transformers']}, diffusers {v['diffusers']}", ""]
+    out += kind_table("HELD-OUT (scored as a whole)", parts[HELD_OUT]) + [""]
+    out += kind_table("DEVELOPMENT", parts[DEVELOPMENT]) + [""]
+    for where in parts:
+        for name in ("library", "style", "family group"):
+            out += breakdown(f"{where} by {name}", by[where][name]) + [""]
+    out.append(f"style invariance: {same}/{compared} models give the same library-frame findings in the styles "
+               f"{', '.join(TRIO)} ({empty} of them have none at all)")
+    if crashed:
+        out += ["", f"the static pass crashed or ran over its limit on {len(crashed)} scripts (their truth counts "
+                    "as missed):"]
+        out += [f"  {folder}: {err}" for folder, err in crashed]
+    if failed:
+        out += ["", f"runs that failed (excluded): {len(failed)}"]
+        for s in failed:
+            harness = facts[s.folder].harness
+            why = "timed out" if harness.get("timed_out") else f"exit {harness.get('exit_code')}"
+            out.append(f"  {s.folder}: {why}")
+    if debug:
+        out += ["", "development misses and false alarms:", *debug]
+    out += ["", f"runtime {elapsed['runtime']:.0f} s (collection), static {elapsed['static']:.0f} s"]
+    text = "\n".join(out)
+    print(text)
+    if args.save:
+        args.save.write_text(text + "\n", encoding="utf-8")
+    if args.json:
+        args.json.write_text(json.dumps({
+            "versions": v, "models": len({s.model for s in scripts}), "scripts": len(scripts), "ran": len(ran),
+            "failed": [s.folder for s in failed], "not_collected": len(missing),
+            "parts": {p: {"models": len(t.models), "scripts": t.scripts, "graphs_exact": t.graphs_exact,
+                          "graphs": t.graphs, "kinds": {k: vars(s) for k, s in t.kinds.items()}}
+                      for p, t in parts.items()},
+            "style_invariance": {"same": same, "compared": compared, "without_findings": empty},
+            "crashed": [folder for folder, _ in crashed],
+        }, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
