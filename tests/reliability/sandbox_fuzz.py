@@ -25,7 +25,8 @@ from vtlint.analyzer.files import SourceFile
 from vtlint.check import run_check
 from vtlint.config import Config
 
-ENTRY = "import math\nimport torch\n\n\n@torch.compile\ndef g(x, n):\n    if n > 0:\n        return x + 1\n    return x\n\n\n"
+ENTRY = ("import math\nimport torch\n\n\n@torch.compile\ndef g(x, n):\n    if n > 0:\n        return x + 1\n"
+         "    return x\n\n\n")
 
 _LEAVES = ["0", "1", "2", "7", "64", "10**6", "10**12", "-3", "2**31", "''", "'a'", "'ab,'", "'%1000000000d'",
            "'x\\n'", "[1, 2]", "(1,)", "range(10**9)", "{'a': 1}"]
@@ -89,7 +90,18 @@ def main(examples: int, report: Path) -> None:
 
     run()
     slowest = max(tried) if tried else (0.0, "")
-    report.write_text(json.dumps({"programs": len(tried), "max_cpu_s": slowest[0], "slowest": slowest[1]}))
+    report.write_text(json.dumps({"programs": len(tried), "max_cpu_s": slowest[0], "slowest": slowest[1],
+                                  "peak_mb": peak_mb()}))
+
+
+def peak_mb() -> float | None:
+    """This process's peak resident memory in MB: Linux's VmHWM, of its own address space only (a
+    fork's rusage also counts the forking pytest worker's pages); None where /proc does not tell."""
+    try:
+        status = Path("/proc/self/status").read_text()
+    except OSError:
+        return None
+    return next((int(line.split()[1]) / 1024 for line in status.splitlines() if line.startswith("VmHWM:")), None)
 
 
 if __name__ == "__main__":

