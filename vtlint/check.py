@@ -7,7 +7,7 @@ from __future__ import annotations
 import fnmatch
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pathspec
@@ -18,6 +18,7 @@ from vtlint.analyzer.chunks import ChunkCache
 from vtlint.analyzer.files import SourceFile, discover, gitignore_spec
 from vtlint.config import DEFAULT_EXCLUDE, Config
 from vtlint.findings import Finding, Kind, Level, Notification
+from vtlint.report.attribution import Attribution, as_the_walk_places, per_cause, unreached
 from vtlint.report.merge import merge
 from vtlint.report.suppressions import apply_suppressions
 from vtlint.rules.base import Rule, RuleContext
@@ -64,7 +65,10 @@ def _file_ignored(code: str, path: str, config: Config) -> bool:
     return False
 
 
-def findings_from(merged: list[MergedEvent], rules: dict[str, type[Rule]], config: Config) -> list[Finding]:
+def findings_from(merged: list[MergedEvent], rules: dict[str, type[Rule]], config: Config,
+                  attribution: Attribution | None = None) -> list[Finding]:
+    """Each rule's findings; with `attribution`, those in an installed package's frames at the project
+    line that reaches them (report/attribution.py)."""
     ctx = RuleContext(dynamo=config.dynamo.to_dict())
     instances = [rule() for rule in rules.values()]
     for rule in instances:
@@ -74,6 +78,8 @@ def findings_from(merged: list[MergedEvent], rules: dict[str, type[Rule]], confi
         for rule in instances:
             if rule.applies(item, ctx):
                 finding = rule.build(item, ctx)
+                if finding is not None and attribution is not None:
+                    finding = attribution.apply(finding, item)
                 if finding is not None:
                     found.append(finding)
     return found
@@ -115,19 +121,38 @@ def run_check(
     result.notifications.extend(prediction.notifications)
     if result.entries:  # graph-break decisions followed this snapshot: say so when it is not the user's torch
         result.notifications.extend(snapshot_notifications())
+    runtime = runtime and _reached_only(runtime)
     merged = merge(
         prediction.events,
-        runtime.events if runtime else None,
+        as_the_walk_places(runtime.events) if runtime else None,
         runtime.exercised if runtime else (lambda _e: False),
     )
     if runtime:
         result.notifications.extend(runtime.notifications)
         result.runtime = dict(runtime.summary)
-    findings = _problem_findings(prediction, result.rules) + findings_from(merged, result.rules, config)
+    attribution = Attribution(prediction.entries, prediction.events)
+    findings = _problem_findings(prediction, result.rules) + findings_from(merged, result.rules, config, attribution)
     findings = [f for f in findings if not _file_ignored(f.code, f.location.path, config)]
     findings, unused = apply_suppressions(findings, prediction.texts, report_unused="VTL901" in result.rules)
-    result.findings = sorted(_dedupe(findings + unused), key=lambda f: f.sort_key)
+    result.findings = sorted(_dedupe(per_cause(findings) + unused), key=lambda f: f.sort_key)
     return result
+
+
+NOT_REACHED = "it is outside the project and no project call was on the stack torch compiled it from"
+
+
+def _reached_only(runtime: RuntimeInput) -> RuntimeInput:
+    """The runtime's facts without the frames of installed packages no project call reached: the summary
+    names those `not linked`."""
+    gone = unreached(runtime.events)
+    if not gone:
+        return runtime
+    entries = [c for c in runtime.summary.get("entries") or [] if isinstance(c, dict)]
+    unlinked = [{"code": str(c["entry"]).rpartition(":")[2], "file": str(c["entry"]).rpartition(":")[0],
+                 "why": NOT_REACHED, "compiles": c.get("compiles", 0)} for c in entries if c.get("entry") in gone]
+    summary = {**runtime.summary, "entries": [c for c in entries if c.get("entry") not in gone],
+               "unlinked": [*(runtime.summary.get("unlinked") or []), *unlinked]}  # type: ignore[misc]
+    return replace(runtime, events=[e for e in runtime.events if e.entry not in gone], summary=summary)
 
 
 def _dedupe(findings: list[Finding]) -> list[Finding]:

@@ -28,9 +28,9 @@ from vtlint.check import CheckResult, RuntimeInput, exit_code, run_check, why_em
 from vtlint.config import Config, ConfigError, load_config
 from vtlint.findings import Level
 from vtlint.report.github import render_github
-from vtlint.report.groups import is_note
+from vtlint.report.groups import is_note, lists_constants
 from vtlint.report.json_format import render_json
-from vtlint.report.shareable import shareable
+from vtlint.report.shareable import openable, shareable
 from vtlint.report.output import printable, refuse_inputs, write_atomic
 from vtlint.report.terminal import escape, for_terminal, one_line
 from vtlint.report.text import render, statistics
@@ -210,11 +210,12 @@ def _apply_overrides(config: Config, **opts: Any) -> Config:
     return config.with_(**changes) if changes else config
 
 
-def _render(result: CheckResult, fmt: str, show_notes: bool, root: Path | None = None, **sarif: Any) -> str:
+def _render(result: CheckResult, fmt: str, show_notes: bool, root: Path | None = None, each_constant: bool = False,
+            **sarif: Any) -> str:
     if fmt == "json":
         return render_json(result)
     if fmt == "github":
-        return render_github(result, show_notes, root=root)
+        return render_github(result, show_notes, root=root, each_constant=each_constant)
     if fmt == "html":
         from vtlint.report.html import render_html
 
@@ -330,9 +331,13 @@ def _check(paths: list[Path], fmt: str, output: Path | None, config_file: Path |
         stop()
         return _internal_error(exc)
     stop()
-    result = shareable(result)  # reports are shared: installed files by their path inside site-packages
+    on_terminal = fmt == "text" and output is None and sys.stdout.isatty()
+    # a terminal opens an installed file by its path; reports are shared: the path inside site-packages
+    terminal = for_terminal(openable(result) if on_terminal else shareable(result))
+    result = shareable(result)
     prints = _baselines(result, config, opts)
     shown = for_terminal(result)  # what text, annotations and stderr show: control characters escaped
+    each_constant = show_notes or lists_constants([*config.select, *config.extend_select])
     for missing in shown.missing:
         err.print(Text.assemble(("error", "bold red"), f": {missing}: no such file or directory"))
     empty = not result.files and not result.missing and shard is None  # a shard may fairly be empty
@@ -347,14 +352,15 @@ def _check(paths: list[Path], fmt: str, output: Path | None, config_file: Path |
                       highlight=False)
     if fmt == "text" and output is None:
         out = _console(color, sys.stdout)
-        render(shown, out, show_notes=show_notes, grouped=out.is_terminal and not quiet, quiet=quiet)
+        render(terminal, out, show_notes=show_notes, grouped=out.is_terminal and not quiet, quiet=quiet,
+               each_constant=each_constant)
         if show_statistics:
-            statistics(shown, out, show_notes)
+            statistics(terminal, out, show_notes)
     else:
         sarif = {"category": opts["sarif_category"], "prints": prints, "shard": str(shard) if shard else None}
         # GitHub's log shows annotations as a terminal would; JSON, SARIF and HTML escape what they carry
-        text = _plain_text(shown, show_notes) if fmt == "text" else \
-            _render(shown if fmt == "github" else result, fmt, show_notes, config.root, **sarif)
+        text = _plain_text(shown, show_notes, each_constant) if fmt == "text" else \
+            _render(shown if fmt == "github" else result, fmt, show_notes, config.root, each_constant, **sarif)
         if output is None:
             sys.stdout.write(text)
         else:
@@ -442,12 +448,12 @@ def _baselines(result: CheckResult, config: Config, opts: dict[str, Any]) -> lis
         raise UsageFault(str(exc)) from None
 
 
-def _plain_text(result: CheckResult, show_notes: bool) -> str:
+def _plain_text(result: CheckResult, show_notes: bool, each_constant: bool = False) -> str:
     from io import StringIO
 
     buffer = StringIO()
     render(result, Console(file=buffer, no_color=True, force_terminal=False, soft_wrap=True, width=10_000),
-           show_notes=show_notes, grouped=False)
+           show_notes=show_notes, grouped=False, each_constant=each_constant)
     return buffer.getvalue()
 
 

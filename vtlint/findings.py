@@ -163,6 +163,11 @@ class Finding:
     chain: tuple[Related, ...] = ()  # inline chain from the entry to this site
     fix: Fix | None = None
     runtime: dict[str, Any] = field(default_factory=dict)  # the runtime's own words
+    # where Dynamo saw it, in an installed package, when the finding is reported at the project line that
+    # reaches that code (report/attribution.py); several when frames saw the same cause
+    library: tuple[Related, ...] = ()
+    # the findings a report's view shows as this one (report/groups.py); never serialized: reports carry each
+    members: tuple[Finding, ...] = field(default=(), compare=False)
 
     def with_(self, **changes: Any) -> Finding:
         return replace(self, **changes)
@@ -190,6 +195,7 @@ class Finding:
             "chain": [r.to_dict() for r in self.chain],
             "fix": self.fix.to_dict() if self.fix else None,
             "runtime": self.runtime,
+            "library": [r.to_dict() for r in self.library],
         }
 
     @classmethod
@@ -212,6 +218,7 @@ class Finding:
             chain=tuple(Related.from_dict(r) for r in data.get("chain", ())),
             fix=Fix.from_dict(data["fix"]) if data.get("fix") else None,
             runtime=dict(data.get("runtime") or {}),
+            library=tuple(Related.from_dict(r) for r in data.get("library", ())),
         )
 
 

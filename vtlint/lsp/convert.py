@@ -13,7 +13,8 @@ from lsprotocol import types
 from pygls.uris import from_fs_path
 from pygls.workspace import PositionCodec
 
-from vtlint.findings import Evidence, Finding, Kind, Level, Location
+from vtlint.findings import Evidence, Finding, Kind, Level, Location, Related
+from vtlint.report.groups import constants_grouped
 from vtlint.report.suppressions import noqa_edit_text
 from vtlint.rules.base import Rule, gb_url
 
@@ -78,7 +79,8 @@ def message(finding: Finding) -> str:
 
 def _related(finding: Finding, root: Path, lines_of: LinesOf) -> list[types.DiagnosticRelatedInformation]:
     infos = []
-    for what, items in (("", finding.related), ("inline chain: ", finding.chain)):
+    for what, items in (("where Dynamo saw it: ", finding.library), ("", finding.related),
+                        ("inline chain: ", finding.chain)):
         for item in items:
             uri = uri_for(item.location.path, root)
             infos.append(types.DiagnosticRelatedInformation(types.Location(uri, lines_of.range(item.location)), what + item.message))
@@ -153,6 +155,31 @@ def names(finding: Finding, word: str) -> bool:
     return _IDENTIFIER.findall(finding.source)[-1:] == [word]
 
 
+_GUARDED_VALUE = re.compile(r"(?:==|is) (.+)$")
+
+
+def _value(finding: Finding) -> str:
+    """` == 1e-05`: the value a baked constant's guard checks, when it names one."""
+    found = _GUARDED_VALUE.search(finding.guard or "")
+    return f" `{found.group(0)}`" if found else ""
+
+
+def _link(related: Related) -> str:
+    """`path:line` and its message; a link the editor opens for a file named by its absolute path (an
+    installed package's: project files are named relative to the root, which the hover does not know)."""
+    where = f"{related.location.path}:{related.location.line}"
+    shown = f"`{where}`"
+    if os.path.isabs(related.location.path):
+        shown = f"[{where}]({from_fs_path(related.location.path)}#L{related.location.line})"
+    return f"{shown} {related.message}".rstrip()
+
+
+def grouped(findings: list[Finding]) -> list[Finding]:
+    """The diagnostics of a file: the baked constants of a package's frames reached at one line as one, the
+    list in its hover (a project's own stay on their lines)."""
+    return constants_grouped(findings, project=False)
+
+
 def hover_markdown(finding: Finding, rule: type[Rule] | None) -> str:
     """What Dynamo will do here, in its own vocabulary (the diagnostic's own message
     is shown by the editor beside it)."""
@@ -170,12 +197,19 @@ def hover_markdown(finding: Finding, rule: type[Rule] | None) -> str:
         if value:
             shown = value if name in ("Graph break", "Evidence") else f"`{value}`"
             parts.append(f"- {name}: {shown}")
+    if finding.members:
+        parts += ["", f"{len(finding.members)} values (-v or `--select VTL101` lists each):", ""]
+        parts += [f"- `{m.source or m.code}`{_value(m)}" + (f" in {_link(m.library[0])}" if m.library else "")
+                  for m in finding.members]
+    elif finding.library:
+        parts += ["", "Where Dynamo saw it (an installed package, reached from this line):", ""]
+        parts += [f"- {_link(r)}" for r in finding.library]
     if finding.chain:
         parts += ["", "Inline chain (UserFunctionVariable calls from the entry):", ""]
-        parts += [f"{i}. `{r.location.path}:{r.location.line}` {r.message}" for i, r in enumerate(finding.chain, 1)]
+        parts += [f"{i}. {_link(r)}" for i, r in enumerate(finding.chain, 1)]
     if finding.related:
         parts += ["", "Related:", ""]
-        parts += [f"- `{r.location.path}:{r.location.line}` {r.message}" for r in finding.related]
+        parts += [f"- {_link(r)}" for r in finding.related]
     if finding.runtime:
         parts += ["", "Runtime:", ""]
         parts += [f"- {key}: `{value}`" for key, value in sorted(finding.runtime.items()) if value not in (None, "")]

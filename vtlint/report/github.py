@@ -13,7 +13,8 @@ from pathlib import Path
 from vtlint.check import CheckResult
 from vtlint.findings import Finding, Level, Notification
 from vtlint.report.groups import is_note
-from vtlint.report.text import META_KINDS, visible
+from vtlint.report.attribution import place_text
+from vtlint.report.text import META_KINDS, SHOWN_PLACES, shown
 from vtlint.report.uris import Paths
 
 _COMMAND = {Level.ERROR: "error", Level.WARNING: "warning", Level.NOTE: "notice"}
@@ -45,7 +46,8 @@ def annotation(finding: Finding, paths: Paths | None = None) -> str:
     message = f"{finding.code} {finding.message}"
     if finding.kind not in META_KINDS:
         message += f" [{finding.evidence.value}]"
-    details = [f"{r.message} ({r.location.path}:{r.location.line})" for r in finding.related]
+    details = [f"in {place_text(r)}" for r in finding.library[:SHOWN_PLACES]]
+    details += [f"{r.message} ({r.location.path}:{r.location.line})" for r in finding.related]
     if finding.fix is not None:
         details.append(f"fix: {finding.fix.description}")
     text = "\n".join([message, *details])
@@ -60,8 +62,9 @@ def notification(note: Notification, paths: Paths | None = None) -> str:
     return f"::{_COMMAND[note.level]} {','.join(props)}::{escape_data(note.message)}"
 
 
-def render_github(result: CheckResult, show_notes: bool = False, root: Path | None = None) -> str:
-    findings = visible(result, show_notes)
+def render_github(result: CheckResult, show_notes: bool = False, root: Path | None = None,
+                  each_constant: bool = False) -> str:
+    findings = shown(result, show_notes, each_constant)
     findings.sort(key=lambda f: -f.level.rank)  # stable: source order within a level
     paths = Paths.for_root(root) if root else None
     lines = [annotation(f, paths) for f in findings]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from vtlint.findings import Finding, Kind, Level, Notification
@@ -34,11 +35,20 @@ def entries_of(finding: Finding) -> tuple[str, ...]:
     return finding.entries or ((finding.entry,) if finding.entry else ())
 
 
+def where_reached(finding: Finding) -> tuple[str, ...]:
+    """The compiled entries a finding counts for; for one of a package's frames, reported at the project line
+    that reaches them, that line (`run.py:12`): a dozen transformers frames are one place the user acts."""
+    if finding.library:
+        return (f"{finding.location.path}:{finding.location.line}",)
+    return entries_of(finding)
+
+
 def by_entry(findings: list[Finding]) -> list[EntryGroup]:
-    """Entries with the most recompiles, then breaks, then findings first."""
+    """Entries (or the project lines reaching a package's frames) with the most recompiles, then breaks,
+    then findings first."""
     groups: dict[str, EntryGroup] = {}
     for finding in findings:
-        for entry in entries_of(finding):
+        for entry in where_reached(finding):
             group = groups.setdefault(entry, EntryGroup(entry))
             group.kinds[finding.kind.value] += 1
             if finding.kind is Kind.RECOMPILE:
@@ -62,6 +72,9 @@ def recompile_cause(finding: Finding) -> str:
     without the entry's name (`was compiled 3 times by the harness`)."""
     if finding.source:
         return f"`{finding.source}`"
+    failing = finding.guard or (finding.runtime.get("detail") or {}).get("failing_guard")
+    if failing:
+        return f"`{failing}`"
     head = finding.message.split(": ", 1)[0]
     named = f"`{finding.entry}` "
     return head[len(named):] if finding.entry and head.startswith(named) else head
@@ -96,3 +109,94 @@ def note_cause(note: Notification) -> str:
 
 def note_causes(notes: list[Notification]) -> Counter[str]:
     return Counter(note_cause(n) for n in notes if is_note(n))
+
+
+# -- baked constants, one note per compiled entry -----------------------------------------------------
+
+CONSTANT_CODES = ("VTL101", "VTL102")  # a value or a length baked into the graph behind its guard
+SHOWN_OWNERS, SHOWN_ATTRIBUTES = 4, 4
+MIN_GROUP = 3  # fewer read better one by one
+_LAST_STEP = re.compile(r"(?:\.[A-Za-z_]\w*|\[[^\[\]]*\])$")
+
+
+def lists_constants(selectors: Iterable[str]) -> bool:
+    """`--select VTL101` (or VTL10, VTL1): the user asks for the baked constants one by one."""
+    return any(code.startswith(s.upper()) and len(s) > len("VTL") for s in selectors for code in CONSTANT_CODES)
+
+
+def _changed(findings: list[Finding]) -> set[tuple[str, str]]:
+    """(entry, Source) of every value a recompile finding says changes in the calls in sight."""
+    return {(entry, f.source) for f in findings if f.kind is Kind.RECOMPILE and f.source for entry in entries_of(f)}
+
+
+def _group_key(finding: Finding, project: bool, changed: set[tuple[str, str]]) -> tuple[object, ...] | None:
+    """Constants reached at one project line in a package's frames group by that line; a project entry's
+    own (`project`) by the entry. The evidence is part of the key: a group is confirmed or not as a whole.
+    A constant the calls in sight change is not grouped: its recompile is the news, and it explains it."""
+    if finding.code not in CONSTANT_CODES or finding.level is not Level.NOTE or \
+            any((entry, finding.source) in changed for entry in entries_of(finding)):
+        return None
+    if finding.library:
+        return ("site", finding.location, finding.evidence)
+    return ("entry", finding.entry, finding.evidence) if project and finding.entry else None
+
+
+def constants_grouped(findings: list[Finding], *, project: bool = True) -> list[Finding]:
+    """The findings as a default report shows them: the baked-constant notes (VTL101, VTL102) of one
+    compiled entry, or of the frames of a package reached at one project line, as one note in place of
+    the first, the rest in its `members` (`-v` or `--select VTL101` list each; SARIF and JSON carry each).
+    The hazards they cause (a recompile, VTL111) are warnings of their own and never grouped."""
+    changed = _changed(findings)
+    groups: dict[tuple[object, ...], list[Finding]] = {}
+    for finding in findings:
+        key = _group_key(finding, project, changed)
+        if key is not None:
+            groups.setdefault(key, []).append(finding)
+    out: list[Finding] = []
+    for finding in findings:
+        members = groups.get(_group_key(finding, project, changed) or ())
+        if not members or len(members) < MIN_GROUP:
+            out.append(finding)
+        elif finding is members[0]:
+            out.append(_constants_note(members))
+    return out
+
+
+def _owner(source: str) -> tuple[str, str]:
+    """`L['self'].config.hidden_size` -> (`L['self'].config`, `hidden_size`)."""
+    last = _LAST_STEP.search(source)
+    if last is None or last.start() <= 1:  # `L['x']` is a local of its own, not an attribute of `L`
+        return source, ""
+    return source[:last.start()], last.group().lstrip(".")
+
+
+def _values(members: list[Finding]) -> str:
+    """`L['self'].config` (`output_router_logits`, `return_dict`), `L['attention_mask']`, and 3 more."""
+    owners: dict[str, list[str]] = {}
+    for finding in members:
+        owner, attribute = _owner(finding.source or finding.code)
+        names = owners.setdefault(owner, [])
+        if attribute and attribute not in names:
+            names.append(attribute)
+    ranked = sorted(owners.items(), key=lambda kv: -len(kv[1]))
+    parts = []
+    for owner, names in ranked[:SHOWN_OWNERS]:
+        shown = ", ".join(f"`{n}`" for n in names[:SHOWN_ATTRIBUTES]) + (", …" if len(names) > SHOWN_ATTRIBUTES else "")
+        parts.append(f"`{owner}` ({shown})" if names else f"`{owner}`")
+    more = len(ranked) - SHOWN_OWNERS
+    return ", ".join(parts) + (f", and {more} more" if more > 0 else "")
+
+
+def _constants_note(members: list[Finding]) -> Finding:
+    head = members[0]
+    entries = list(dict.fromkeys(e for f in members for e in entries_of(f)))
+    names = [f"`{e.rpartition(':')[2]}`" for e in entries]
+    frames = (f"the graphs of {len(names)} compiled frames ({', '.join(names[:3])}{', …' if len(names) > 3 else ''})"
+              if len(names) > 1 else f"the graph of {names[0]}")
+    where = " reached here" if head.library else ""
+    message = (f"{len(members)} values are baked into {frames}{where}, each behind a value guard: "
+               f"{_values(members)}; -v or --select VTL101 lists each")
+    code = Counter(f.code for f in members).most_common(1)[0][0]
+    return head.with_(code=code, message=message, source=None, guard=None, variable_tracker=None,
+                      entries=tuple(entries) if len(entries) > 1 else (), related=(), chain=(), fix=None, runtime={},
+                      library=tuple(dict.fromkeys(p for f in members for p in f.library)), members=tuple(members))

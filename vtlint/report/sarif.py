@@ -28,6 +28,7 @@ from vtlint.bounded import MiB, loads, read_bytes
 from vtlint.check import CheckResult
 from vtlint.findings import Finding, Level, Notification, Related
 from vtlint.findings import Location as VtLocation
+from vtlint.report.attribution import inside_install
 from vtlint.report.fingerprint import NAMESPACE, SourceLines, fingerprints
 from vtlint.report.uris import Paths, uri_base_ids
 from vtlint.report.sarif_github import MAX_DESCRIPTION, SHOWN_TAGS, enforce_limits
@@ -113,6 +114,7 @@ def _widened(finding: Finding, lines: SourceLines) -> Finding:
         location=_widen(finding.location, lines),
         related=tuple(Related(_widen(r.location, lines), r.message) for r in finding.related),
         chain=tuple(Related(_widen(r.location, lines), r.message) for r in finding.chain),
+        library=tuple(Related(_widen(r.location, lines), r.message) for r in finding.library),
     )
 
 
@@ -139,7 +141,15 @@ def _code_end(line: str) -> int:
 
 def _places(finding: Finding) -> list[VtLocation]:
     edits = finding.fix.edits if finding.fix else ()
-    return [finding.location, *(r.location for r in (*finding.related, *finding.chain, *edits))]
+    return [finding.location, *(r.location for r in (*finding.library, *finding.related, *finding.chain, *edits))]
+
+
+def _related(finding: Finding) -> list[Related]:
+    """relatedLocations: for a finding of a package's frame reported at the project line that reaches it,
+    where Dynamo saw it and the inline chain to there; the mutation sites and guard lines of any finding."""
+    chain = [Related(r.location, f"inline chain: {r.message}") for r in finding.chain] if finding.library else []
+    return [*(Related(r.location, f"where Dynamo saw it: {r.message}" if r.message else "where Dynamo saw it")
+              for r in finding.library), *finding.related, *chain]
 
 
 def _outside(finding: Finding, paths: Paths) -> bool:
@@ -271,14 +281,15 @@ def _text(text: str, fallback: str | None = None) -> om.Message | None:
 
 
 def _message(finding: Finding) -> str:
-    """The finding's message; each related location is referenced by its id as an
-    embedded link, which GitHub renders as a link to that place."""
+    """The finding's message; each related location (not the inline chain's steps) is referenced by its id
+    as an embedded link, which GitHub renders as a link to that place."""
     text = finding.message.strip() or f"{finding.code} {finding.kind.value}"
-    if not finding.related:
+    linked = len(finding.library) + len(finding.related)
+    if not linked:
         return text
     links = [
         f"{r.message.strip().rstrip('.')} [{_link_label(r.location)}]({i})".strip()
-        for i, r in enumerate(finding.related, 1)
+        for i, r in enumerate(_related(finding)[:linked], 1)
     ]
     return f"{text.rstrip('.')}. Related: {'; '.join(links)}."
 
@@ -292,7 +303,7 @@ def _result(finding: Finding, rule_index: int, fingerprint: str, paths: Paths) -
         locations=[om.Location(physical_location=_physical(finding.location, paths))],
         related_locations=[
             om.Location(id=i, physical_location=_physical(r.location, paths), message=_text(r.message))
-            for i, r in enumerate(finding.related, 1)
+            for i, r in enumerate(_related(finding), 1)
         ] or None,
         code_flows=_code_flows(finding, paths),
         fixes=_fixes(finding, paths),
@@ -303,10 +314,13 @@ def _result(finding: Finding, rule_index: int, fingerprint: str, paths: Paths) -
 
 def _code_flows(finding: Finding, paths: Paths) -> list[om.CodeFlow] | None:
     """The inline chain: from the compiled entry, call by call, down to the finding."""
-    if not finding.chain:
+    if not finding.chain and not finding.library:
         return None
     steps = list(finding.chain)
-    if steps[-1].location != finding.location:
+    if finding.library:  # from the project line that reaches the package, down to where Dynamo saw it
+        entry = (finding.entry or "").rpartition(":")[2] or "the compiled code"
+        steps = [Related(finding.location, f"reaches the compiled `{entry}`"), *steps, finding.library[0]]
+    elif steps[-1].location != finding.location:
         steps.append(Related(finding.location, finding.message))
     flow = [
         om.ThreadFlowLocation(
@@ -347,6 +361,8 @@ def _properties(finding: Finding) -> dict[str, Any]:
         "guard": finding.guard,
         "entry": finding.entry,
         "entries": list(finding.entries) or None,
+        "library": [{"uri": inside_install(r.location.path), "line": r.location.line, "function": r.message or None}
+                    for r in finding.library] or None,
     }
     if finding.kind not in META_KINDS:  # a syntax error is a fact about the run, not a prediction
         props |= {"evidence": finding.evidence.value, "confidence": finding.confidence}

@@ -50,6 +50,7 @@ def _finding(finding: Finding, fn: _Rewrites) -> Finding:
     fix = finding.fix and replace(finding.fix, description=fn.text(finding.fix.description))
     return replace(finding, location=_location(finding.location, fn), message=fn.text(finding.message),
                    related=_related(finding.related, fn), chain=_related(finding.chain, fn),
+                   library=_related(finding.library, fn),
                    entry=finding.entry and fn.text(finding.entry), entries=tuple(fn.text(e) for e in finding.entries),
                    fix=fix)
 
@@ -95,3 +96,9 @@ def rewritten(result: CheckResult, text: Rewrite, runtime: Callable[[dict[str, A
 def shareable(result: CheckResult) -> CheckResult:
     """The result with installed files named inside their install folder."""
     return rewritten(result, shorten, _runtime)
+
+
+def openable(result: CheckResult) -> CheckResult:
+    """The result as a terminal shows it: messages and entry names as `shareable` words them, file paths as
+    they are, so that the terminal opens an installed file too (relative to the current folder when below it)."""
+    return rewritten(result, shorten, _runtime, path=lambda path: path)

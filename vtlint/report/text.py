@@ -13,7 +13,8 @@ from rich.text import Text
 from vtlint.analyzer.api import UNFOLLOWED_COMPILE
 from vtlint.check import CheckResult
 from vtlint.findings import Finding, Kind, Level, Notification
-from vtlint.report.groups import break_cause, by_cause, by_entry, note_causes, recompile_cause
+from vtlint.report.groups import (break_cause, by_cause, by_entry, constants_grouped, entries_of, note_causes,
+                                  recompile_cause)
 from vtlint.report.uris import installed
 from vtlint.rules.registry import get_rule
 
@@ -28,6 +29,13 @@ def visible(result: CheckResult, show_notes: bool) -> list[Finding]:
     `hidden_as` (VTL403: a built-in module's unchanged hyperparameters) are hidden from
     default text and annotation output; JSON, SARIF and the editor always carry them."""
     return [f for f in result.findings if show_notes or not _hidden_note(f)]
+
+
+def shown(result: CheckResult, show_notes: bool, each_constant: bool = False) -> list[Finding]:
+    """The lines a default report prints: the visible findings, the baked constants of one compiled entry
+    (or of a package's frames reached at one project line) as one note unless `-v` / `--select VTL101`."""
+    findings = visible(result, show_notes)
+    return findings if show_notes or each_constant else constants_grouped(findings)
 
 
 def _hidden_note(finding: Finding) -> bool:
@@ -67,30 +75,45 @@ def _line(finding: Finding, root: Path | None) -> Text:
     text.append(f" {finding.message}")
     if finding.kind not in META_KINDS:
         text.append(f" [{finding.evidence.value}]", style="dim")
-    if len(finding.entries) > 1:  # one site, reached from several compiled entries
+    if len(finding.entries) > 1 and not finding.members:  # one site, reached from several compiled entries
         names = ", ".join(terminal_path(e, root) for e in finding.entries)
         text.append(f" (from {len(finding.entries)} compiled entries: {names})", style="dim")
     return text
 
 
-def render(result: CheckResult, console: Console, *, show_notes: bool, grouped: bool, quiet: bool = False) -> None:
+SHOWN_PLACES = 3  # a package's places printed under a finding reported at the project line that reaches them
+
+
+def _places(finding: Finding, root: Path | None) -> list[Text]:
+    """Under a finding of a package's frame: where Dynamo saw it, a path the terminal opens (on a terminal;
+    inside `<site-packages>` in a shared log)."""
+    if finding.members:
+        return []
+    lines = [Text(f"    in {terminal_path(p.location.path, root)}:{p.location.line}:{p.location.column}"
+                  + (f" {p.message}" if p.message else ""), style="dim") for p in finding.library[:SHOWN_PLACES]]
+    if len(finding.library) > SHOWN_PLACES:
+        lines.append(Text(f"    and {len(finding.library) - SHOWN_PLACES} more places", style="dim"))
+    return lines
+
+
+def render(result: CheckResult, console: Console, *, show_notes: bool, grouped: bool, quiet: bool = False,
+           each_constant: bool = False) -> None:
     """The findings; unless `quiet`, the summary (recompiles, breaks, the rest) and the
     runtime coverage after them."""
-    findings = visible(result, show_notes)
-    if grouped:
-        for index, (_path, group) in enumerate(groupby(findings, key=lambda f: f.location.path)):
-            if index:
-                console.print()
-            for finding in group:
-                console.print(_line(finding, result.root), soft_wrap=True, highlight=False)
-    else:
-        for finding in findings:
+    findings = shown(result, show_notes, each_constant)
+    for index, (_path, group) in enumerate(groupby(findings, key=lambda f: f.location.path) if grouped
+                                           else [("", findings)]):
+        if index:
+            console.print()
+        for finding in group:
             console.print(_line(finding, result.root), soft_wrap=True, highlight=False)
+            for line in _places(finding, result.root):
+                console.print(line, soft_wrap=True, highlight=False)
     if quiet:
         return
     for line in causes(result, show_notes):
         console.print(line, soft_wrap=True, highlight=False)
-    console.print(summary(result, show_notes), soft_wrap=True, highlight=False)
+    console.print(summary(result, show_notes, each_constant), soft_wrap=True, highlight=False)
     if result.runtime:  # coverage of the runtime step: entries exercised, compiles, kernels
         from vtlint.runtime.summary import coverage_lines
 
@@ -107,6 +130,9 @@ def _plural(count: int, word: str, many: str | None = None) -> str:
 
 
 def _recompile(finding: Finding, root: Path | None) -> str:
+    if finding.library:  # at the project line the group is named after: how many of the package's frames
+        frames = len(entries_of(finding))
+        return recompile_cause(finding) + (f" in {frames} compiled frames" if frames > 1 else "")
     if not finding.source:  # a fact about the whole entry (the harness compiled it N times)
         return recompile_cause(finding)
     where = f"{terminal_path(finding.location.path, root)}:{finding.location.line}"
@@ -151,7 +177,35 @@ def _unfollowed(notes: list[Notification]) -> str:
             "--entry FILE:Class.forward names what is compiled there, --runtime-command runs it")
 
 
-def summary(result: CheckResult, show_notes: bool) -> Text:
+def _runtime_saw(runtime: dict[str, object]) -> str | None:
+    """`3 graph breaks and 12 recompiles in MixtralExperts.forward, …`: what the runtime saw break or
+    recompile, whether or not a finding reports it (a frame no project call reaches); None when nothing."""
+    entries = [e for e in runtime.get("entries") or [] if isinstance(e, dict)]
+    breaks = sum(int(e.get("graph_breaks") or 0) for e in entries)
+    recompiles = sum(max(int(e.get("compiles") or 0) - 1, 0) for e in entries)
+    unlinked = sum(int(u.get("compiles") or 0) for u in runtime.get("unlinked") or [] if isinstance(u, dict))
+    if not (breaks or recompiles or unlinked):
+        return None
+    saw = [w for n, w in ((breaks, _plural(breaks, "graph break")), (recompiles, _plural(recompiles, "recompile")))
+           if n]
+    named = [str(e.get("entry", "")).rpartition(":")[2] for e in entries if e.get("graph_breaks") or
+             int(e.get("compiles") or 0) > 1]
+    where = f" in {', '.join(f'`{n}`' for n in named[:3])}{', …' if len(named) > 3 else ''}" if named else ""
+    also = f"{_plural(unlinked, 'compile')} of code no project call reaches" if unlinked else ""
+    return " and ".join(filter(None, [" and ".join(saw) + where if saw else "", also]))
+
+
+def _grouped_words(result: CheckResult, show_notes: bool, each_constant: bool) -> str:
+    """`61 baked constants shown as 2 notes`: what the default output grouped."""
+    if show_notes or each_constant:
+        return ""
+    groups = [f for f in shown(result, show_notes) if f.members]
+    members = sum(len(f.members) for f in groups)
+    return (f" {_plural(members, 'baked constant')} shown as {_plural(len(groups), 'note')}, grouped per "
+            "compiled entry; -v or --select VTL101 lists each.") if groups else ""
+
+
+def summary(result: CheckResult, show_notes: bool, each_constant: bool = False) -> Text:
     findings = visible(result, show_notes)
     # a torch.compile whose value the static pass could not follow: what it compiles is not checked
     unfollowed = [n for n in result.notifications if n.kind == UNFOLLOWED_COMPILE]
@@ -168,6 +222,9 @@ def summary(result: CheckResult, show_notes: bool) -> Text:
         text = Text(f"No findings {where}, but the run has errors (above).", style="yellow")
     elif not findings and unfollowed:
         text = Text(f"No findings {where}, but {_unfollowed(unfollowed)}.", style="yellow")
+    elif not findings and (saw := _runtime_saw(result.runtime)):
+        text = Text(f"No findings {where}, but at runtime torch saw {saw} (the runtime summary below).",
+                    style="yellow")
     elif not findings:
         text = Text(f"All checks passed {where}.", style="green")
     else:
@@ -177,6 +234,7 @@ def summary(result: CheckResult, show_notes: bool) -> Text:
         if unfollowed:
             said = _unfollowed(unfollowed)
             text.append(f" {said[0].upper()}{said[1:]}.", style="yellow")
+    text.append(_grouped_words(result, show_notes, each_constant), style="dim")
     if hidden:
         text.append(f" {_hidden_words(result)} hidden; --show-notes shows them.", style="dim")
     notes = note_causes([n for n in result.notifications if n.kind != UNFOLLOWED_COMPILE])

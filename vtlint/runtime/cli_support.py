@@ -83,8 +83,9 @@ def collect(request: RuntimeRequest, config: Config, *, show_progress: bool,
     if (where := where_it_runs(request, config.root)) is not None:
         print(where, file=sys.stderr)
     with live_progress(request.command, show_progress) as progress:
+        # the frames of installed packages the project's calls reach are findings too, at those calls
         return run_step(request.command, config.root, timeout=request.timeout, probe=request.probe,
-                        progress=progress, probe_plan=probe_plan, outside=outside)
+                        progress=progress, probe_plan=probe_plan, outside=outside, library_frames=True)
 
 
 def _shown(path: Path) -> str:

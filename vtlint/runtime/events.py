@@ -926,8 +926,10 @@ def to_events(facts: TraceFacts, root: Path, outside: Iterable[Path] = (), *,
     wraps, recompiles, breaks, frames = [], [], [], []
     resumes = {c.co_name for c in facts.compiles if c.co_name and RESUME.match(c.co_name)}
     unlinked: dict[tuple[str, str], dict[str, object]] = {}
+    reach: dict[str, dict[str, object]] = {}  # a library entry -> the first project line that reached it
     for compile in facts.compiles:
         owner = conv.entry_of(compile)
+        reached = _reached_at(compile, files) if owner and _installed_entry(owner[0]) else None
         if owner is None:
             if why := _why_unlinked(compile, files):
                 item = unlinked.setdefault((compile.co_filename or "", compile.co_name or ""), why)
@@ -944,12 +946,12 @@ def to_events(facts: TraceFacts, root: Path, outside: Iterable[Path] = (), *,
         cov.recompile_limit_hit |= compile.recompile_limit_hit
         cov.frame_skipped |= any(gb.frame_skipped for gb in compile.graph_breaks)
         cov.kernels += [k.name for out in compile.output_code for k in out.kernels if k.name not in cov.kernels]
-        wraps += conv.wraps(compile, entry, frame)
-        recompiles += conv.recompiles(compile, entry, frame)
-        for gb in compile.graph_breaks:
-            event = conv.graph_break(gb, compile, entry, resumes)
-            if event is not None:
-                breaks.append(event)
+        if reached:
+            reach.setdefault(entry, reached)
+        wraps += _reached(conv.wraps(compile, entry, frame), reached)
+        recompiles += _reached(conv.recompiles(compile, entry, frame), reached)
+        breaks += _reached([e for gb in compile.graph_breaks
+                            if (e := conv.graph_break(gb, compile, entry, resumes)) is not None], reached)
     breaks = _unique(breaks)
     for event in breaks:
         coverage[event.entry].graph_breaks += 1
@@ -958,9 +960,30 @@ def to_events(facts: TraceFacts, root: Path, outside: Iterable[Path] = (), *,
         first = next(c for c in facts.compiles if (o := conv.entry_of(c)) and o[0] == entry)
         frame_name = next((f for f in cov.frames if not RESUME.match(f)), next(iter(cov.frames)))
         frames.append(Event(action=Action.FRAME, location=conv.entry_location(first, entry), entry=entry,
-                            frame=frame_name, detail={**cov.to_dict(), "graph_break_count": cov.graph_breaks}))
+                            frame=frame_name, detail={**cov.to_dict(), "graph_break_count": cov.graph_breaks,
+                                                      **({"reached_at": reach[entry]} if entry in reach else {})}))
     events = _unique([*frames, *_values_seen(wraps), *_count_recompiles(recompiles), *breaks, *inlines])
     return Observed(events, coverage, facts.torch_version, list(facts.problems), list(unlinked.values()))
+
+
+def _installed_entry(entry: str) -> bool:
+    """An entry of an installed package: named by its file's absolute path (project entries are relative)."""
+    return Path(entry.rpartition(":")[0]).is_absolute()
+
+
+def _reached_at(compile: Compile, files: ProjectFiles) -> dict[str, object] | None:
+    """The project line torch compiled a frame of an installed package under: the innermost project frame
+    of the eager stack (`dynamo_start`), i.e. the call of the compiled model in the user's script."""
+    for frame in reversed(compile.stack):
+        display = files.display(frame.filename)
+        if display and not Path(display).is_absolute():
+            return {"path": display, "line": frame.line}
+    return None
+
+
+def _reached(events: list[Event], reached: dict[str, object] | None) -> list[Event]:
+    """`detail["reached_at"]`: where the project reached the code of a library frame (report/attribution.py)."""
+    return [e.with_(detail={**e.detail, "reached_at": reached}) for e in events] if reached else events
 
 
 def _shown_path(filename: str, files: ProjectFiles) -> str:

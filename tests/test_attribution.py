@@ -1,0 +1,236 @@
+"""Findings in an installed package's frames, reported where the user can act (report/attribution.py):
+at the project line through which the compiled code was reached, static and runtime alike, the package's
+place kept beside it; grouped per call site and cause; never an all-clear when the runtime saw breaks.
+
+The package is `tinylib` (tests/analyzer/library_package.py): shaped like transformers, installed into a
+temporary `site-packages`, its model compiled by the user's script in three styles. Its block's forward
+prints on the path the script's config chooses (GB0059) and bakes `config.scale`."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from tests.analyzer.library_package import SCRIPTS, install, write_script
+from vtlint.check import CheckResult, RuntimeInput, run_check
+from vtlint.config import Config
+from vtlint.findings import Evidence, Kind, Level, Location, Related
+from vtlint.report.attribution import as_the_walk_places, inside_install
+from vtlint.trace import Action, Event
+
+CALLS = {"module_import": "model(torch.ones(2, 8))", "package_attribute": "compiled(x)",
+         "auto_class": "model(torch.ones(2, 8))"}
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "env" / "lib" / "site-packages"
+    install(folder)
+    monkeypatch.setattr(sys, "path", [str(folder), *sys.path])
+    return folder
+
+
+def check(folder: Path, runtime: RuntimeInput | None = None) -> CheckResult:
+    return run_check([folder], Config(root=folder), use_cache=False, runtime=runtime)
+
+
+def line_of(folder: Path, text: str) -> int:
+    lines = (folder / "run.py").read_text().splitlines()
+    return next(n for n, line in enumerate(lines, 1) if text in line)
+
+
+def model_file(site: Path) -> str:
+    return (site / "tinylib" / "models" / "tiny" / "modeling_tiny.py").as_posix()
+
+
+# -- static ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("style", sorted(SCRIPTS))
+def test_a_package_frames_findings_are_reported_at_the_call_that_reaches_them(style: str, site: Path,
+                                                                              tmp_path: Path) -> None:
+    folder = tmp_path / style
+    write_script(folder, style)
+    result = check(folder)
+    call = line_of(folder, CALLS[style])
+    assert result.findings and {(f.location.path, f.location.line) for f in result.findings} == {("run.py", call)}
+    [brk] = [f for f in result.findings if f.kind is Kind.GRAPH_BREAK]
+    assert (brk.gb_id, brk.level) == ("GB0059", Level.WARNING)
+    [place] = brk.library
+    assert (place.location.path, place.location.line, place.message) == (model_file(site), 17, "TinyBlock.forward")
+    assert brk.message.endswith("(in `tinylib/models/tiny/modeling_tiny.py:17 TinyBlock.forward`)")
+    # the walk inlined the wrappers and forwards of the package: those calls are not news for the user
+    assert not [f for f in result.findings if f.kind is Kind.INLINED_CALL]
+    scale = next(f for f in result.findings if f.source == "L['self'].config.scale")
+    assert inside_install(scale.library[0].location.path) == "tinylib/models/tiny/modeling_tiny.py"
+
+
+def test_with_no_call_in_sight_the_compile_line_reaches_the_package(site: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "compiled_only"
+    folder.mkdir()
+    (folder / "run.py").write_text(textwrap.dedent('''
+        import torch
+        from tinylib.models.tiny.configuration_tiny import TinyConfig
+        from tinylib.models.tiny.modeling_tiny import TinyModel
+
+        model = torch.compile(TinyModel(TinyConfig(hidden=8, mode="slow")))
+    ''').lstrip())
+    result = check(folder)
+    assert result.findings
+    assert {(f.location.path, f.location.line) for f in result.findings} == {("run.py", 5)}
+
+
+def test_a_project_entry_keeps_its_own_lines(project) -> None:  # noqa: ANN001 - the conftest fixture
+    root = project({"m.py": "import torch\n\n\n@torch.compile\ndef f(x):\n    print(x)\n    return x\n"})
+    [brk] = [f for f in check(root).findings if f.kind is Kind.GRAPH_BREAK]
+    assert (brk.location.path, brk.location.line, brk.library) == ("m.py", 6, ())
+
+
+# -- runtime --------------------------------------------------------------------------------------------
+
+
+def _runtime(site: Path, call: int, again: int) -> RuntimeInput:
+    """What `to_events(..., library_frames=True)` makes of a run of the module_import script with a second,
+    longer call: each frame the harness reached through a project call names that call (`reached_at`)."""
+    model, utils = model_file(site), (site / "tinylib" / "utils.py").as_posix()
+    outer, block = f"{model}:TinyModel.forward", f"{model}:TinyBlock.forward"
+    first, second = {"path": "run.py", "line": call}, {"path": "run.py", "line": again}
+
+    def frame(entry: str, line: int) -> Event:
+        return Event(Action.FRAME, Location(model, line), entry, frame="forward",
+                     detail={"compiles": 2, "reached_at": first})
+
+    def size(entry: str, source: str, line: int) -> Event:
+        guard = f"tensor '{source[3:-2]}' size mismatch at index 0. expected 2, actual 3"
+        return Event(Action.RECOMPILE, Location(model, line), entry, frame="forward", source=source,
+                     guard_kind="TENSOR_MATCH", detail={"failing_guard": guard, "reached_at": second, "cause": True})
+
+    events = [
+        frame(outer, 27), frame(block, 14),
+        Event(Action.GRAPH_BREAK, Location(model, 17), outer, frame="wrapper", gb_type="Failed to trace builtin "
+              "operator", gb_id="GB0059", chain=(), detail={"reached_at": first, "resume": "torch_dynamo_resume_in_"
+                                                                                      "forward_at_17"}),
+        Event(Action.GRAPH_BREAK, Location(model, 17), block, frame="forward", gb_type="Failed to trace builtin "
+              "operator", gb_id="GB0059", detail={"reached_at": first}),
+        size(outer, "L['x']", 29), size(block, "L['x']", 15),
+        Event(Action.INLINE, Location(utils, 10), outer, callee="tinylib.utils.deprecate_kwarg", detail={}),
+    ]
+    entries = [{"entry": outer, "compiles": 2, "graph_breaks": 1}, {"entry": block, "compiles": 2, "graph_breaks": 1}]
+    return RuntimeInput(events, exercised=lambda e: e.entry in (outer, block), summary={"entries": entries})
+
+
+def _longer_call(folder: Path) -> None:
+    script = (folder / "run.py").read_text()
+    (folder / "run.py").write_text(script.replace("        model(torch.ones(2, 8))\n",
+                                                  "        model(torch.ones(2, 8))\n        model(torch.ones(3, 8))\n"))
+
+
+def test_runtime_facts_of_a_package_frame_are_reported_at_the_call_that_reached_them(site: Path,
+                                                                                   tmp_path: Path) -> None:
+    folder = tmp_path / "module_import"
+    write_script(folder, "module_import")
+    _longer_call(folder)
+    call, again = line_of(folder, "torch.ones(2, 8)"), line_of(folder, "torch.ones(3, 8)")
+    result = check(folder, _runtime(site, call, again))
+    assert all(f.location.path == "run.py" for f in result.findings)
+    # the break the static pass predicted, seen by both frames Dynamo compiled around it: one finding
+    [brk] = [f for f in result.findings if f.kind is Kind.GRAPH_BREAK]
+    assert (brk.location.line, brk.evidence, brk.gb_id) == (call, Evidence.CONFIRMED, "GB0059")
+    # the longer sequence fails the TENSOR_MATCH of both frames: one recompile, at the call that failed it
+    [size] = [f for f in result.findings if f.kind is Kind.RECOMPILE and "size mismatch" in f.message]
+    assert (size.location.line, size.level, size.evidence) == (again, Level.WARNING, Evidence.CONFIRMED)
+    assert {e.rpartition(":")[2] for e in size.entries} == {"TinyModel.forward", "TinyBlock.forward"}
+    assert "the same in 1 more compiled frame: `L['x']` of `TinyBlock.forward`" in size.message
+    assert [(p.location.line, p.message) for p in size.library] == [(15, "TinyBlock.forward")]
+
+
+def test_a_package_frame_no_project_call_reaches_is_not_linked(site: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "module_import"
+    write_script(folder, "module_import")
+    lone = f"{(site / 'tinylib' / 'auto.py').as_posix()}:LazyMapping.__getitem__"
+    events = [Event(Action.FRAME, Location(lone.rpartition(":")[0], 12), lone, frame="__getitem__",
+                    detail={"compiles": 1}),
+              Event(Action.GRAPH_BREAK, Location(lone.rpartition(":")[0], 14), lone, gb_id="GB0007",
+                    gb_type="Attempted to call function marked as skipped")]
+    summary = {"entries": [{"entry": lone, "compiles": 1, "graph_breaks": 1}]}
+    result = check(folder, RuntimeInput(events, exercised=lambda e: False, summary=summary))
+    assert not [f for f in result.findings if f.entry == lone]
+    assert result.runtime["entries"] == []
+    [unlinked] = result.runtime["unlinked"]
+    assert (unlinked["code"], unlinked["compiles"]) == ("LazyMapping.__getitem__", 1)
+    assert "no project call" in unlinked["why"]
+
+
+def test_a_project_entrys_runtime_break_in_a_package_joins_the_walks_prediction(tmp_path: Path) -> None:
+    """A compiled training step inlines a model: the walk reports the model's break at the step's call of
+    the model; the runtime, which names the package's line, is placed the same way before the join."""
+    library = "/env/lib/site-packages/pkg/model.py"
+    chain = (Related(Location("train.py", 9), "calls forward() here"), Related(Location(library, 30), "calls block() here"))
+    seen = Event(Action.GRAPH_BREAK, Location(library, 17), "train.py:step", gb_type="Data-dependent branching",
+                 gb_id="GB0170", chain=chain)
+    inline = Event(Action.INLINE, Location(library, 30), "train.py:step", callee="pkg.model.Block.forward")
+    [placed] = as_the_walk_places([seen, inline])
+    assert (placed.location.path, placed.location.line, placed.chain) == ("train.py", 9, ())
+    assert placed.detail["library_site"] == "pkg.model:17"
+    assert placed.detail["library_place"] == {"path": library, "line": 17, "column": 1}
+
+
+# -- the reports ----------------------------------------------------------------------------------------
+
+
+def test_the_text_report_groups_the_constants_and_prints_the_package_place(run_cli, site: Path,
+                                                                          tmp_path: Path) -> None:
+    folder = tmp_path / "module_import"
+    write_script(folder, "module_import")
+    call = line_of(folder, CALLS["module_import"])
+    output = run_cli("check", ".", "--no-cache", cwd=folder).output
+    constants = [line for line in output.splitlines() if ": VTL101 " in line]
+    assert len(constants) == 1 and constants[0].startswith(f"run.py:{call}:1: VTL101 6 values are baked")
+    assert "`L['self'].config` (`mode`, `scale`)" in constants[0]
+    assert f"    in <site-packages>/tinylib/models/tiny/modeling_tiny.py:17:" in output
+    assert "6 baked constants shown as 1 note" in output and "All checks passed" not in output
+    for each in (("-v",), ("--select", "VTL101")):
+        listed = run_cli("check", ".", "--no-cache", *each, cwd=folder).output
+        assert len([line for line in listed.splitlines() if ": VTL101 " in line]) == 6, each
+
+
+def test_sarif_keeps_every_result_in_the_project_with_the_package_place_related(run_cli, site: Path,
+                                                                               tmp_path: Path) -> None:
+    from tests.sarif.sarif_support import validate_sarif
+
+    folder = tmp_path / "module_import"
+    write_script(folder, "module_import")
+    text = run_cli("check", ".", "--no-cache", "--format", "sarif", cwd=folder).output
+    log = json.loads(text)
+    results = log["runs"][0]["results"]
+    assert len(results) == 7  # six baked constants and the break, each its own result
+    for result in results:
+        assert result["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "run.py",
+                                                                                  "uriBaseId": "%SRCROOT%"}
+    [brk] = [r for r in results if r["ruleId"] == "VTL202"]
+    first = brk["relatedLocations"][0]
+    assert first["physicalLocation"]["artifactLocation"] == {"uri": "tinylib/models/tiny/modeling_tiny.py",
+                                                             "uriBaseId": "SITE_PACKAGES"}
+    assert first["physicalLocation"]["region"]["startLine"] == 17
+    assert brk["properties"]["library"] == [{"uri": "tinylib/models/tiny/modeling_tiny.py", "line": 17,
+                                             "function": "TinyBlock.forward"}]
+    flow = brk["codeFlows"][0]["threadFlows"][0]["locations"]
+    assert flow[0]["location"]["physicalLocation"]["artifactLocation"]["uri"] == "run.py"
+    assert flow[-1]["location"]["physicalLocation"]["region"]["startLine"] == 17
+    sarif = tmp_path / "out.sarif"
+    sarif.write_text(text)
+    assert validate_sarif.main(["--no-multitool", str(sarif)]) == 0
+
+
+def test_github_annotations_are_on_the_users_line(run_cli, site: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "module_import"
+    write_script(folder, "module_import")
+    output = run_cli("check", ".", "--no-cache", "--format", "github", cwd=folder).output
+    call = line_of(folder, CALLS["module_import"])
+    annotations = output.splitlines()
+    assert annotations and all(f"file=run.py,line={call}," in a for a in annotations if a.startswith("::warning"))
+    assert "in tinylib/models/tiny/modeling_tiny.py:17 TinyBlock.forward" in output.replace("%0A", "\n")
