@@ -93,12 +93,6 @@ def collect(scripts: list[Script], versions: dict[str, str], jobs: int, timeout:
     return walls
 
 
-def load(scripts: list[Script], versions: dict[str, str]) -> dict[str, RuntimeFacts]:
-    """The cached facts of the scripts that have them (folder -> facts)."""
-    cache = cache_dir(versions)
-    return {s.folder: RuntimeFacts.load(cached(cache, s)) for s in scripts if cached(cache, s).exists()}
-
-
 def select(scripts: list[Script], limit: int | None, only: set[str] | None) -> list[Script]:
     """The first `limit` models (manifest order), or only these families."""
     if only:

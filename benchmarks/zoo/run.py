@@ -28,7 +28,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "accuracy")]
 
-from collect import SCRATCH, collect, load, prepare, scripts_dir, select  # noqa: E402
+from collect import SCRATCH, cache_dir, cached, collect, prepare, scripts_dir, select  # noqa: E402
 from exercised import entry_compiled  # noqa: E402
 from forked import run_forked  # noqa: E402
 from scoring import KINDS, Report, Score, score  # noqa: E402
@@ -194,20 +194,25 @@ def main(argv: list[str] | None = None) -> int:
     if not args.reuse_runtime:
         collect(scripts, manifest["versions"], args.jobs, args.timeout)
     elapsed = {"runtime": time.perf_counter() - started}
+    cache = cache_dir(manifest["versions"])
+    collected = [s for s in scripts if cached(cache, s).exists()]
+    missing = len(scripts) - len(collected)
     started = time.perf_counter()
-    predicted = predict_all(scripts, args.jobs, args.static_limit)  # forked before the facts are loaded
+    predicted = predict_all(collected, args.jobs, args.static_limit)
     elapsed["static"] = time.perf_counter() - started
-    facts = load(scripts, manifest["versions"])
-    ran = [s for s in scripts if s.folder in facts and facts[s.folder].harness.get("exit_code") == 0]
-    failed = [s for s in scripts if s.folder in facts and s not in ran]
-    missing = [s for s in scripts if s.folder not in facts]
 
     parts = {HELD_OUT: Tally(), DEVELOPMENT: Tally()}
     by: dict[str, dict[str, dict[str, Tally]]] = {p: defaultdict(lambda: defaultdict(Tally)) for p in parts}
     debug: list[str] = []
-    for script in ran:
+    failed: list[tuple[str, str]] = []
+    for script in collected:  # one script's facts in memory at a time
+        facts = RuntimeFacts.load(cached(cache, script))
+        if facts.harness.get("exit_code") != 0:
+            failed.append((script.folder, "timed out" if facts.harness.get("timed_out")
+                           else f"exit {facts.harness.get('exit_code')}"))
+            continue
         events, _ = predicted[script.folder]
-        report = score_script(events, facts[script.folder])
+        report = score_script(events, facts)
         where = part(script.family)
         parts[where].add(script, report)
         for name, key in (("library", script.library), ("style", script.style),
@@ -215,12 +220,13 @@ def main(argv: list[str] | None = None) -> int:
             by[where][name][key].add(script, report)
         if args.debug_dev and where == DEVELOPMENT:
             debug += debug_lines(script, report)
-    same, compared, empty = invariance(scripts, predicted)
-    crashed = sorted((s.folder, err) for s in scripts if (err := predicted[s.folder][1]))
+    ran = len(collected) - len(failed)
+    same, compared, empty = invariance(collected, predicted)
+    crashed = sorted((folder, err) for folder, (_, err) in predicted.items() if err)
 
     v = manifest["versions"]
-    out = [f"zoo: {len({s.model for s in scripts})} models, {len(scripts)} scripts ({len(ran)} ran, "
-           f"{len(failed)} failed, {len(missing)} not collected); torch {v['torch']}, transformers "
+    out = [f"zoo: {len({s.model for s in scripts})} models, {len(scripts)} scripts ({ran} ran, "
+           f"{len(failed)} failed, {missing} not collected yet); torch {v['torch']}, transformers "
            f"{v['transformers']}, diffusers {v['diffusers']}", ""]
     out += kind_table("HELD-OUT (scored as a whole)", parts[HELD_OUT]) + [""]
     out += kind_table("DEVELOPMENT", parts[DEVELOPMENT]) + [""]
@@ -234,11 +240,7 @@ def main(argv: list[str] | None = None) -> int:
                     "as missed):"]
         out += [f"  {folder}: {err}" for folder, err in crashed]
     if failed:
-        out += ["", f"runs that failed (excluded): {len(failed)}"]
-        for s in failed:
-            harness = facts[s.folder].harness
-            why = "timed out" if harness.get("timed_out") else f"exit {harness.get('exit_code')}"
-            out.append(f"  {s.folder}: {why}")
+        out += ["", f"runs that failed (excluded): {len(failed)}"] + [f"  {f}: {why}" for f, why in failed]
     if debug:
         out += ["", "development misses and false alarms:", *debug]
     out += ["", f"runtime {elapsed['runtime']:.0f} s (collection), static {elapsed['static']:.0f} s"]
@@ -248,8 +250,8 @@ def main(argv: list[str] | None = None) -> int:
         args.save.write_text(text + "\n", encoding="utf-8")
     if args.json:
         args.json.write_text(json.dumps({
-            "versions": v, "models": len({s.model for s in scripts}), "scripts": len(scripts), "ran": len(ran),
-            "failed": [s.folder for s in failed], "not_collected": len(missing),
+            "versions": v, "models": len({s.model for s in scripts}), "scripts": len(scripts), "ran": ran,
+            "failed": [folder for folder, _ in failed], "not_collected": missing,
             "parts": {p: {"models": len(t.models), "scripts": t.scripts, "graphs_exact": t.graphs_exact,
                           "graphs": t.graphs, "kinds": {k: vars(s) for k, s in t.kinds.items()}}
                       for p, t in parts.items()},
