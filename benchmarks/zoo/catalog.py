@@ -378,7 +378,9 @@ def check_all(models: list[Model], jobs: int, limit_s: float) -> tuple[list[Mode
         print(f"{'ok    ' if result[0] else 'FAILED'} {name}" + ("" if result[0] else f": {result[1]}"),
               file=sys.stderr, flush=True)
 
-    results = run_forked([(m.name, functools.partial(_checked, m)) for m in models], jobs, limit_s, told)
+    # one model per worker: a model's imports and global settings never reach another's checks
+    results = run_forked([(m.name, functools.partial(_checked, m)) for m in models], jobs, limit_s, told,
+                         per_worker=1)
     kept = [Model(**value) for ok, value in results.values() if ok]
     return kept, {name: value for name, (ok, value) in results.items() if not ok}
 
