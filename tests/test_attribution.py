@@ -18,7 +18,7 @@ import pytest
 from tests.analyzer.library_package import SCRIPTS, install, write_script
 from vtlint.check import CheckResult, RuntimeInput, run_check
 from vtlint.config import Config
-from vtlint.findings import Evidence, Kind, Level, Location, Related
+from vtlint.findings import Evidence, Finding, Kind, Level, Location, Related
 from vtlint.report.attribution import as_the_walk_places, inside_install
 from vtlint.trace import Action, Event
 
@@ -169,7 +169,8 @@ def test_a_project_entrys_runtime_break_in_a_package_joins_the_walks_prediction(
     """A compiled training step inlines a model: the walk reports the model's break at the step's call of
     the model; the runtime, which names the package's line, is placed the same way before the join."""
     library = "/env/lib/site-packages/pkg/model.py"
-    chain = (Related(Location("train.py", 9), "calls forward() here"), Related(Location(library, 30), "calls block() here"))
+    chain = (Related(Location("train.py", 9), "calls forward() here"),
+             Related(Location(library, 30), "calls block() here"))
     seen = Event(Action.GRAPH_BREAK, Location(library, 17), "train.py:step", gb_type="Data-dependent branching",
                  gb_id="GB0170", chain=chain)
     inline = Event(Action.INLINE, Location(library, 30), "train.py:step", callee="pkg.model.Block.forward")
@@ -234,3 +235,98 @@ def test_github_annotations_are_on_the_users_line(run_cli, site: Path, tmp_path:
     annotations = output.splitlines()
     assert annotations and all(f"file=run.py,line={call}," in a for a in annotations if a.startswith("::warning"))
     assert "in tinylib/models/tiny/modeling_tiny.py:17 TinyBlock.forward" in output.replace("%0A", "\n")
+
+
+def test_the_json_report_carries_the_package_place_and_validates(run_cli, site: Path, tmp_path: Path) -> None:
+    from importlib import resources
+
+    import jsonschema
+
+    folder = tmp_path / "module_import"
+    write_script(folder, "module_import")
+    report = json.loads(run_cli("check", ".", "--no-cache", "--format", "json", cwd=folder).output)
+    jsonschema.validate(report, json.loads(resources.files("vtlint.report").joinpath("schemas/report-v1.json")
+                                           .read_text()))
+    [brk] = [f for f in report["findings"] if f["kind"] == "graph-break"]
+    assert brk["path"] == "run.py"
+    assert brk["library"] == [{"location": {"path": "<site-packages>/tinylib/models/tiny/modeling_tiny.py",
+                                            "line": 17, "column": 13, "end_line": 17, "end_column": 31},
+                               "message": "TinyBlock.forward"}]
+
+
+# -- grouped, not flooded -------------------------------------------------------------------------------
+
+
+def _constant(source: str, line: int, entry: str = "m.py:f", **changes: object) -> Finding:
+    finding = Finding("VTL101", Kind.BAKED_CONSTANT, Level.NOTE, Location("m.py", line), f"`{source}` is baked",
+                      source=source, guard=f"EQUALS_MATCH: {source} == 1", entry=entry)
+    return finding.with_(**changes)
+
+
+def test_a_compiled_entrys_constants_are_one_note_but_those_that_change(tmp_path: Path) -> None:
+    from vtlint.report.groups import constants_grouped
+
+    constants = [_constant("L['self'].norm.eps", 3), _constant("L['self'].drop.p", 4), _constant("L['n']", 5),
+                 _constant("L['self'].drop.inplace", 6)]
+    changes = Finding("VTL111", Kind.RECOMPILE, Level.WARNING, Location("m.py", 9), "recompile", source="L['n']",
+                      entry="m.py:f")
+    shown = constants_grouped([*constants, changes])
+    [group] = [f for f in shown if f.members]
+    assert [m.source for m in group.members] == ["L['self'].norm.eps", "L['self'].drop.p", "L['self'].drop.inplace"]
+    assert group.location.line == 3 and group.code == "VTL101" and group.level is Level.NOTE
+    assert group.message.startswith("3 values are baked into the graph of `f`, each behind a value guard: "
+                                    "`L['self'].drop` (`p`, `inplace`), `L['self'].norm` (`eps`)")
+    # the one the calls change stays on its own line, beside its recompile
+    assert [f.source for f in shown if not f.members] == ["L['n']", "L['n']"]
+    # two are clearer one by one; confirmed and predicted are never one note
+    assert not [f for f in constants_grouped(constants[:2]) if f.members]
+    mixed = [constants[0], constants[1], constants[3].with_(evidence=Evidence.CONFIRMED)]
+    assert not [f for f in constants_grouped(mixed) if f.members]
+
+
+def test_the_editor_groups_only_a_packages_constants_reached_at_one_line() -> None:
+    from vtlint.lsp.convert import grouped
+
+    place = Related(Location("/env/lib/site-packages/pkg/m.py", 7), "Block.forward")
+    reached = [_constant(f"L['self'].a{i}", 11, entry="/env/lib/site-packages/pkg/m.py:Block.forward",
+                         library=(place,)) for i in range(3)]
+    own = [_constant(f"L['b{i}']", 20 + i) for i in range(3)]
+    shown = grouped([*reached, *own])
+    assert [len(f.members) for f in shown] == [3, 0, 0, 0]
+    assert shown[0].library == (place,) and "reached here" in shown[0].message
+
+
+# -- the summary ----------------------------------------------------------------------------------------
+
+
+def test_no_all_clear_when_the_runtime_saw_breaks_or_recompiles() -> None:
+    from vtlint.report.text import summary
+
+    runtime = {"entries": [{"entry": "/env/lib/site-packages/pkg/m.py:Block.forward", "compiles": 3,
+                            "graph_breaks": 1}], "unlinked": [{"code": "g", "file": "pkg/x.py", "compiles": 2}]}
+    result = CheckResult(files=["run.py"], runtime=runtime)
+    said = summary(result, show_notes=False).plain
+    assert "All checks passed" not in said
+    assert said == ("No findings in 1 file, but at runtime torch saw 1 graph break and 2 recompiles in "
+                    "`Block.forward` and 2 compiles of code no project call reaches (the runtime summary below).")
+    assert summary(CheckResult(files=["run.py"], runtime={"entries": []}), show_notes=False).plain == \
+        "All checks passed in 1 file."
+
+
+@pytest.mark.torch
+def test_a_real_run_confirms_the_packages_break_and_recompile_at_the_scripts_lines(
+        run_cli, site: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "module_import"
+    write_script(folder, "module_import")
+    _longer_call(folder)
+    monkeypatch.setenv("PYTHONPATH", str(site))
+    call, again = line_of(folder, "torch.ones(2, 8)"), line_of(folder, "torch.ones(3, 8)")
+    result = run_cli("check", ".", "--no-cache", "--format", "json", "--runtime-command", f"{sys.executable} run.py",
+                     cwd=folder)
+    report = json.loads(result.output)
+    assert {f["path"] for f in report["findings"]} == {"run.py"}
+    [brk] = [f for f in report["findings"] if f["kind"] == "graph-break"]
+    assert (brk["line"], brk["gb_id"], brk["evidence"]) == (call, "GB0059", "confirmed")
+    assert brk["library"][0]["location"]["line"] == 17
+    size = [f for f in report["findings"] if f["kind"] == "recompile" and f["line"] == again]
+    assert size and all(f["evidence"] == "confirmed" for f in size), size

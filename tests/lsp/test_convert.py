@@ -90,6 +90,37 @@ def test_hover_speaks_dynamo(tmp_path: Path) -> None:
         assert expected in text
 
 
+def test_a_package_frames_finding_is_on_the_users_line_and_its_hover_links_the_package(tmp_path: Path) -> None:
+    """Reported at the script's call (report/attribution.py): the package's place is related information
+    and, in the hover, a link the editor opens (an installed file is named by its absolute path)."""
+    model = tmp_path / "env" / "lib" / "site-packages" / "pkg" / "modeling.py"
+    model.parent.mkdir(parents=True)
+    model.write_text("\n" * 20)
+    place = Related(Location(model.as_posix(), 17, 13), "Block.forward")
+    finding = baked(code="VTL202", kind=Kind.GRAPH_BREAK, gb_id="GB0059", location=Location("pkg/main.py", 9),
+                    library=(place,), related=(),
+                    chain=(Related(Location(model.as_posix(), 30, 9), "calls Block.forward"),))
+    diag = convert.to_diagnostic(finding, None, tmp_path, lines_of(tmp_path), {})
+    assert diag.range.start.line == 8
+    info = diag.related_information or []
+    assert [i.message for i in info] == ["where Dynamo saw it: Block.forward", "inline chain: calls Block.forward"]
+    assert info[0].location.uri == model.as_uri() and info[0].location.range.start.line == 16
+    text = convert.hover_markdown(finding, None)
+    assert f"- [{model.as_posix()}:17]({model.as_uri()}#L17) Block.forward" in text
+    assert f"1. [{model.as_posix()}:30]({model.as_uri()}#L30) calls Block.forward" in text
+
+
+def test_the_hover_of_grouped_constants_lists_each_with_its_place(tmp_path: Path) -> None:
+    place = Related(Location("/env/lib/site-packages/pkg/m.py", 7), "Block.forward")
+    members = [baked(location=Location("pkg/main.py", 9), level=Level.NOTE, source=f"L['self'].k{i}",
+                     guard=f"EQUALS_MATCH: L['self'].k{i} == {i}", library=(place,)) for i in range(3)]
+    [group] = convert.grouped(members)
+    text = convert.hover_markdown(group, None)
+    assert "3 values (-v or `--select VTL101` lists each):" in text
+    assert "- `L['self'].k2` `== 2` in [/env/lib/site-packages/pkg/m.py:7](file:///env/lib/site-packages/pkg/m.py#L7)" \
+        " Block.forward" in text
+
+
 def test_noqa_action_appends_then_merges(tmp_path: Path) -> None:
     uri = (tmp_path / "pkg/seed.py").as_uri()
     action = convert.noqa_action(baked(), uri, lines_of(tmp_path), None)

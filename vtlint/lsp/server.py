@@ -287,7 +287,7 @@ class VtlintServer(LanguageServer):
             version = self.workspace.get_text_document(uri).version
         else:
             buffers, version = linted
-        findings = convert.grouped(findings)  # a package's baked constants reached at one line: one, listed in its hover
+        findings = convert.grouped(findings)  # a package's constants reached at one line: one, listed in its hover
         lines_of = convert.LinesOf(project.root, buffers, self.workspace.position_codec)
         diagnostics = [convert.to_diagnostic(f, get_rule(f.code), project.root, lines_of, self.settings.severity)
                        for f in findings]

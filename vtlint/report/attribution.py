@@ -152,7 +152,8 @@ class Attribution:
         """The project line through which `item`'s code was reached, best first (see the module docstring)."""
         for event in (item.observed, item.event):
             reached = event.detail.get("reached_at") if event is not None else None
-            if isinstance(reached, dict) and isinstance(reached.get("path"), str) and isinstance(reached.get("line"), int):
+            if isinstance(reached, dict) and isinstance(reached.get("path"), str) and \
+                    isinstance(reached.get("line"), int):
                 return Location(reached["path"], reached["line"])
         return self.static_site(item.event.entry)
 

@@ -25,6 +25,7 @@ class EntryGroup:
     kinds: Counter[str] = field(default_factory=Counter)
     recompiles: list[Finding] = field(default_factory=list)
     breaks: list[Finding] = field(default_factory=list)
+    site: bool = False  # `entry` is the project line reaching a package's compiled frames (`run.py:12`)
 
     @property
     def rank(self) -> tuple[int, int, int, str]:
@@ -49,7 +50,7 @@ def by_entry(findings: list[Finding]) -> list[EntryGroup]:
     groups: dict[str, EntryGroup] = {}
     for finding in findings:
         for entry in where_reached(finding):
-            group = groups.setdefault(entry, EntryGroup(entry))
+            group = groups.setdefault(entry, EntryGroup(entry, site=bool(finding.library)))
             group.kinds[finding.kind.value] += 1
             if finding.kind is Kind.RECOMPILE:
                 group.recompiles.append(finding)
@@ -181,7 +182,8 @@ def _values(members: list[Finding]) -> str:
     ranked = sorted(owners.items(), key=lambda kv: -len(kv[1]))
     parts = []
     for owner, names in ranked[:SHOWN_OWNERS]:
-        shown = ", ".join(f"`{n}`" for n in names[:SHOWN_ATTRIBUTES]) + (", …" if len(names) > SHOWN_ATTRIBUTES else "")
+        more = ", …" if len(names) > SHOWN_ATTRIBUTES else ""
+        shown = ", ".join(f"`{n}`" for n in names[:SHOWN_ATTRIBUTES]) + more
         parts.append(f"`{owner}` ({shown})" if names else f"`{owner}`")
     more = len(ranked) - SHOWN_OWNERS
     return ", ".join(parts) + (f", and {more} more" if more > 0 else "")

@@ -13,8 +13,8 @@ from rich.text import Text
 from vtlint.analyzer.api import UNFOLLOWED_COMPILE
 from vtlint.check import CheckResult
 from vtlint.findings import Finding, Kind, Level, Notification
-from vtlint.report.groups import (break_cause, by_cause, by_entry, constants_grouped, entries_of, note_causes,
-                                  recompile_cause)
+from vtlint.report.groups import (EntryGroup, break_cause, by_cause, by_entry, constants_grouped, entries_of,
+                                  note_causes, recompile_cause)
 from vtlint.report.uris import installed
 from vtlint.rules.registry import get_rule
 
@@ -129,10 +129,20 @@ def _plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count} {word if count == 1 else many or word + 's'}"
 
 
+def _places_of(groups: list[EntryGroup]) -> str:
+    """`2 compiled entries`, `2 project lines reaching compiled packages`, or both."""
+    sites = sum(g.site for g in groups)
+    words = [_plural(len(groups) - sites, "compiled entry", "compiled entries") if len(groups) > sites else "",
+             _plural(sites, "project line", "project lines") + " reaching installed packages" if sites else ""]
+    return " and ".join(w for w in words if w)
+
+
 def _recompile(finding: Finding, root: Path | None) -> str:
-    if finding.library:  # at the project line the group is named after: how many of the package's frames
-        frames = len(entries_of(finding))
-        return recompile_cause(finding) + (f" in {frames} compiled frames" if frames > 1 else "")
+    if finding.library:  # at the project line the group is named after: which of the package's frames
+        frames = entries_of(finding)
+        if not finding.source and not finding.guard:  # a frame compiled N times (VTL402)
+            return f"`{frames[0].rpartition(':')[2]}` {recompile_cause(finding).split(' (')[0]}"
+        return recompile_cause(finding) + (f" in {len(frames)} compiled frames" if len(frames) > 1 else "")
     if not finding.source:  # a fact about the whole entry (the harness compiled it N times)
         return recompile_cause(finding)
     where = f"{terminal_path(finding.location.path, root)}:{finding.location.line}"
@@ -149,7 +159,7 @@ def causes(result: CheckResult, show_notes: bool) -> list[Text]:
     if recompiling:
         count = sum(f.kind is Kind.RECOMPILE for f in findings)
         lines.append(Text(f"What will recompile, and why ({_plural(count, 'recompile')} in "
-                          f"{_plural(len(recompiling), 'compiled entry', 'compiled entries')}):", style="bold"))
+                          f"{_places_of(recompiling)}):", style="bold"))
         for group in recompiling[:SHOWN_ENTRIES]:
             line = Text(f"  {terminal_path(group.entry, result.root)}: ", style="bold")
             line.append("; ".join(_recompile(f, result.root) for f in group.recompiles), style="")
@@ -162,8 +172,8 @@ def causes(result: CheckResult, show_notes: bool) -> list[Text]:
         counted = Counter(break_cause(f) for f in findings if f.kind is Kind.GRAPH_BREAK)
         shown = ", ".join(f"{cause} ×{n}" for cause, n in counted.most_common(SHOWN_CAUSES))
         more = f", and {_plural(len(counted) - SHOWN_CAUSES, 'other cause')}" if len(counted) > SHOWN_CAUSES else ""
-        lines.append(Text(f"Graph breaks ({sum(counted.values())}, reached from "
-                          f"{_plural(len(breaking), 'compiled entry', 'compiled entries')}): ", style="bold")
+        lines.append(Text(f"Graph breaks ({sum(counted.values())}, reached from {_places_of(breaking)}): ",
+                          style="bold")
                      + Text(shown + more))
     return lines
 
