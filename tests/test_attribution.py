@@ -330,3 +330,37 @@ def test_a_real_run_confirms_the_packages_break_and_recompile_at_the_scripts_lin
     assert brk["library"][0]["location"]["line"] == 17
     size = [f for f in report["findings"] if f["kind"] == "recompile" and f["line"] == again]
     assert size and all(f["evidence"] == "confirmed" for f in size), size
+
+
+def test_a_terminal_opens_the_packages_file_a_shared_report_names_it_inside_site_packages(tmp_path: Path) -> None:
+    from io import StringIO
+
+    from rich.console import Console
+
+    from vtlint.report.shareable import openable, shareable
+    from vtlint.report.text import render
+
+    installed = tmp_path / "env" / "lib" / "site-packages" / "pkg" / "m.py"
+    place = Related(Location(installed.as_posix(), 17, 5), "Block.forward")
+    finding = Finding("VTL202", Kind.GRAPH_BREAK, Level.WARNING, Location("run.py", 9), "Graph break (GB0059 print) "
+                      f"(in `pkg/m.py:17 Block.forward`)", gb_id="GB0059",
+                      entry=f"{installed.as_posix()}:Model.forward", library=(place,))
+    result = CheckResult(findings=[finding], files=["run.py"], root=tmp_path)
+
+    def printed(shown: CheckResult) -> str:
+        buffer = StringIO()
+        render(shown, Console(file=buffer, no_color=True, width=10_000), show_notes=False, grouped=False, quiet=True)
+        return buffer.getvalue()
+
+    assert f"    in {installed.as_posix()}:17:5 Block.forward" in printed(openable(result))
+    assert "    in <site-packages>/pkg/m.py:17:5 Block.forward" in printed(shareable(result))
+    assert str(tmp_path) not in printed(shareable(result))
+
+
+def test_a_noqa_on_the_users_line_silences_the_packages_break(site: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "module_import"
+    write_script(folder, "module_import")
+    script = (folder / "run.py").read_text()
+    (folder / "run.py").write_text(script.replace("model(torch.ones(2, 8))\n", "model(torch.ones(2, 8))  # noqa: VTL202\n"))
+    codes = {f.code for f in check(folder).findings}
+    assert "VTL202" not in codes and "VTL101" in codes and "VTL901" not in codes
