@@ -92,6 +92,11 @@ def entry_env(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionD
     return env
 
 
+# How an entry was found when the program compiles it as its module binds it (decorators applied): a compile
+# the eager run or the scan sees (`torch.compile(model)`, `model.compile()`, `@torch.compile`).
+COMPILED_AS_WRITTEN = frozenset({"torch.compile", "call", "module.compile", "decorator"})
+
+
 def decorated_root(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.FunctionDef, env: dict[str, Value],
                    calls: list[Site]) -> tuple[Act, cst.FunctionDef] | None:
     """The frame Dynamo compiles for a decorated entry (`@can_return_tuple def forward(self, ...)`): the
@@ -99,6 +104,8 @@ def decorated_root(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.Func
     is called with what the first call passes (the others are the function's defaults). Its guards are
     named as the function's parameters (`L['input_ids']` for the wrapper's `L['args'][0]`, `L['use_cache']`
     for `L['func'].__defaults__[0]`), as the runtime names a wrapper's frame after the function it wraps."""
+    if spec.how not in COMPILED_AS_WRITTEN:
+        return None  # `--entry file:Class.forward` names the code object Dynamo traces, not what wraps it
     summary = parsed.summary
     inside = _inside_compile(fn, summary.imports)  # `@timed @torch.compile def f`: `timed` wraps the compiled f
     if inside >= len(fn.decorators):

@@ -86,6 +86,7 @@ MODULE_FRAME = "<module>"  # the qualname of a script's top level, walked eagerl
 MAX_UNROLL = 64  # loop iterations walked one by one
 # ... of a comprehension run eagerly (a library's registry inverted at import: `{v: k for k, v in NAMES.items()}`)
 MAX_EAGER_UNROLL = 4096
+MAX_COMPREHENSION_STEPS = 4096  # ... and the eager steps one such comprehension may take (of MAX_EAGER_STEPS)
 MAX_STEPS = 50_000  # statements per entry before "too complex"
 MAX_EAGER_STEPS = 50_000  # statements of eager code (constructions, scripts) per walk
 
@@ -1693,7 +1694,15 @@ class Walker:
         limit = MAX_EAGER_UNROLL if self.eager else MAX_UNROLL
         if elements is not None and len(elements) > limit:
             raise _Unrolled  # cut short, the result would be a wrong value, not a partial one
-        for element in elements if elements is not None else [first]:
+        spent = self.steps + self.eager_steps
+        for done, element in enumerate(elements if elements is not None else [first]):
+            if self.eager and self.steps + self.eager_steps - spent > MAX_COMPREHENSION_STEPS:
+                # a table computed element by element (1,000 betas, a dataset of graphs): not followed further,
+                # not to starve the rest of the run; a plain one keeps its length, its other elements unknown
+                if elements is None or comp.ifs or comp.inner_for_in is not None:
+                    raise _Unrolled
+                out.extend(V.unknown() for _ in range(len(elements) - done))
+                return
             self.assign(comp.target, element, act)
             kept = [self.truth(self.expr(cond.test, act), act, cond, "if") for cond in comp.ifs]
             if False in kept:
