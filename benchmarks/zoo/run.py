@@ -106,21 +106,19 @@ def group(model: dict[str, Any]) -> str:
     return model["auto_class"].removeprefix("AutoModel").removeprefix("For") or "base model"
 
 
-def invariance(scripts: list[Script], predicted: dict[str, tuple[list[Event], str | None]]) -> tuple[int, int, int]:
-    """(models whose trio scripts give the same findings in library frames, models with at least two
-    trio scripts analyzed, of those how many have no library finding at all). Recompiles are left
-    out: the styles' calls are the same, the findings of one compile are compared."""
+def library_findings(events: list[Event]) -> frozenset[tuple[object, ...]]:
+    """The graph breaks, baked constants and inlined calls at lines of installed libraries.
+    Recompiles are left out: the invariance styles make the same call, one compile is compared."""
     kinds = [select for name, (select, _) in KINDS.items() if name != "recompile"]
-    by_model: dict[str, list[frozenset[tuple[object, ...]]]] = defaultdict(list)
-    for script in scripts:
-        if script.style in TRIO and script.folder in predicted:
-            events, _ = predicted[script.folder]
-            by_model[script.model].append(frozenset(
-                e.key for e in events if os.path.isabs(e.location.path) and any(k(e) for k in kinds)))
-    compared = {m: sets for m, sets in by_model.items() if len(sets) >= 2}
-    same = sum(1 for sets in compared.values() if len(set(sets)) == 1)
-    empty = sum(1 for sets in compared.values() if not any(sets))
-    return same, len(compared), empty
+    return frozenset(e.key for e in events if os.path.isabs(e.location.path) and any(k(e) for k in kinds))
+
+
+def invariance(sets: dict[str, list[frozenset[tuple[object, ...]]]]) -> tuple[int, int, int]:
+    """(models whose invariance scripts give the same library findings, models with at least two of
+    them, of those how many have none at all)."""
+    compared = {m: found for m, found in sets.items() if len(found) >= 2}
+    same = sum(1 for found in compared.values() if len(set(found)) == 1)
+    return same, len(compared), sum(1 for found in compared.values() if not any(found))
 
 
 # --- output --------------------------------------------------------------------------------
@@ -205,13 +203,19 @@ def main(argv: list[str] | None = None) -> int:
     by: dict[str, dict[str, dict[str, Tally]]] = {p: defaultdict(lambda: defaultdict(Tally)) for p in parts}
     debug: list[str] = []
     failed: list[tuple[str, str]] = []
+    static_sets: dict[str, list[frozenset[tuple[object, ...]]]] = defaultdict(list)
+    truth_sets: dict[str, list[frozenset[tuple[object, ...]]]] = defaultdict(list)
     for script in collected:  # one script's facts in memory at a time
+        events, _ = predicted[script.folder]
+        if script.style in TRIO:
+            static_sets[script.model].append(library_findings(events))
         facts = RuntimeFacts.load(cached(cache, script))
         if facts.harness.get("exit_code") != 0:
             failed.append((script.folder, "timed out" if facts.harness.get("timed_out")
                            else f"exit {facts.harness.get('exit_code')}"))
             continue
-        events, _ = predicted[script.folder]
+        if script.style in TRIO:
+            truth_sets[script.model].append(library_findings(facts.events))
         report = score_script(events, facts)
         where = part(script.family)
         parts[where].add(script, report)
@@ -221,7 +225,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.debug_dev and where == DEVELOPMENT:
             debug += debug_lines(script, report)
     ran = len(collected) - len(failed)
-    same, compared, empty = invariance(collected, predicted)
+    same, compared, empty = invariance(static_sets)
+    truth_same, truth_compared, _ = invariance(truth_sets)
     crashed = sorted((folder, err) for folder, (_, err) in predicted.items() if err)
 
     v = manifest["versions"]
@@ -234,7 +239,8 @@ def main(argv: list[str] | None = None) -> int:
         for name in ("library", "style", "family group"):
             out += breakdown(f"{where} by {name}", by[where][name]) + [""]
     out.append(f"style invariance: {same}/{compared} models give the same library-frame findings in the styles "
-               f"{', '.join(TRIO)} ({empty} of them have none at all)")
+               f"{', '.join(TRIO)} ({empty} of them have none at all); torch's own, for comparison: "
+               f"{truth_same}/{truth_compared}")
     if crashed:
         out += ["", f"the static pass crashed or ran over its limit on {len(crashed)} scripts (their truth counts "
                     "as missed):"]
@@ -255,7 +261,8 @@ def main(argv: list[str] | None = None) -> int:
             "parts": {p: {"models": len(t.models), "scripts": t.scripts, "graphs_exact": t.graphs_exact,
                           "graphs": t.graphs, "kinds": {k: vars(s) for k, s in t.kinds.items()}}
                       for p, t in parts.items()},
-            "style_invariance": {"same": same, "compared": compared, "without_findings": empty},
+            "style_invariance": {"same": same, "compared": compared, "without_findings": empty,
+                                 "truth_same": truth_same, "truth_compared": truth_compared},
             "crashed": [folder for folder, _ in crashed],
         }, indent=1) + "\n", encoding="utf-8")
     return 0
