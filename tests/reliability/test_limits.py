@@ -107,7 +107,7 @@ def test_an_interruption_swallowed_or_turned_into_another_error_is_still_over_bu
 
 
 def test_a_file_with_too_many_tokens_is_not_parsed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(analyzer_project, "MAX_TOKENS", 2_000)  # the real bound holds ~800 MB of tree
+    monkeypatch.setattr(analyzer_project, "MAX_TOKENS", 2_000)  # the real bound holds ~400 MB of tree
     (tmp_path / "generated.py").write_text("import torch\n\n" + "".join(f"w_{i} = {i}\n" for i in range(1_000))
                                            + GOOD.replace("import torch\n", ""))
     (tmp_path / "good.py").write_text(GOOD)

@@ -220,3 +220,28 @@ def test_a_thousand_deep_module_class_chain_is_followed(tmp_path: Path) -> None:
     assert found["seconds"] < MAX_SECONDS and rss_mb < MAX_RSS_MB, (found["seconds"], rss_mb)
     assert found["entries"] == ["chain.py:C0.forward"]
     assert any("GB0059" in f for f in found["findings"]), found["findings"]
+
+
+def test_a_boolean_chain_past_libcsts_stack_is_refused_not_a_crash(tmp_path: Path) -> None:
+    """10,000 `and` terms: Python parses them flat, LibCST's native parser overflowed its stack (the process
+    died, exit 139); the file is now a VTL001 naming the chain, and the run goes on."""
+    (tmp_path / "chain.py").write_text(f"x = {' and '.join(['1'] * 10_000)}\n")
+    (tmp_path / "ok.py").write_text("y = 1\n")
+    done = subprocess.run([sys.executable, "-m", "vtlint", "check", "--no-cache", "."], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "VTLINT_CACHE_DIR": str(tmp_path / "cache")})
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert "chain.py:1:5: VTL001 too complex to parse: a chain of more than 4,000 `and`/`or` terms" in done.stdout
+    assert "in 2 files" in done.stdout
+
+
+def test_a_value_the_script_makes_too_large_is_noted_even_if_no_compiled_call_gets_it(tmp_path: Path) -> None:
+    (tmp_path / "run.py").write_text("import torch\n\n\n@torch.compile\ndef g(x):\n    return x + 1\n\n\n"
+                                     "if __name__ == '__main__':\n    n = 7\n    for i in range(40):\n        n = n * n\n"
+                                     "    g(torch.ones(2))\n")
+    done = subprocess.run([sys.executable, "-m", "vtlint", "check", "--no-cache", "--format", "json", "."],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "VTLINT_CACHE_DIR": str(tmp_path / "cache")})
+    notes = [n["message"] for n in json.loads(done.stdout)["notifications"]]
+    assert "value too large to follow at run.py:12 (an int over 4,096 bits): the static pass goes on without it" \
+        in notes, notes

@@ -26,6 +26,7 @@ from vtlint.analyzer.chunks import READING
 from vtlint.analyzer.entries import Site
 from vtlint.analyzer.index import Project
 from vtlint.analyzer.summary import named_params
+from vtlint.analyzer.values import TOO_LARGE_NOTE
 from vtlint.analyzer.walk import MODULE_FRAME, Act, Functions, TooComplex, WalkAborted, Walker
 from vtlint.config import DynamoSettings
 
@@ -57,6 +58,8 @@ class EagerRun:
     timed_out: bool = False
     # the functions its `def`s and lambdas made (`local:` refs): a call's arguments may hold them
     functions: Functions = field(default_factory=Functions)
+    # values too large to follow that the scripts made (`n = n * n` forty times), once each
+    notes: list[str] = field(default_factory=list)
 
 
 def drive(project: Project, settings: DynamoSettings, callers: set[str], entries: set[Key]) -> EagerRun:
@@ -83,6 +86,7 @@ def drive(project: Project, settings: DynamoSettings, callers: set[str], entries
         for key, (options, where, line) in walker.discovered.items():
             run.discovered.setdefault(key, Discovered(options, where, line))
         run.functions.update(Functions.of(walker))
+        run.notes += [note for note in walker.notes if note.startswith(TOO_LARGE_NOTE) and note not in run.notes]
     return run
 
 

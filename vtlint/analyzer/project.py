@@ -71,7 +71,7 @@ def _syntax_problem(text: str, display: str, exc: cst.ParserSyntaxError | None) 
     return FileProblem(Kind.SYNTAX_ERROR, where, f"SyntaxError: {message}")
 
 
-MAX_TOKENS = 500_000  # a file past this is not parsed: ~800 MB of LibCST tree and positions
+MAX_TOKENS = 250_000  # a file past this is not parsed: ~400 MB of LibCST tree and positions
 
 # (summary, why the file is unusable, its entries and sites, why it was given up: over its budget)
 FileResult = tuple[ModuleSummary | None, FileProblem | None, ModuleFacts | None, Notification | None]
@@ -84,6 +84,22 @@ _NESTING_ERRORS = ("too many nested parentheses", "too many levels of indentatio
 # The AST depth Python accepts scales with the recursion limit, which workers raise: a fixed
 # limit gives one verdict for every --jobs, and keeps chains LibCST takes hours on away from it.
 _AST_RECURSION_LIMIT = 1000
+
+
+# Python keeps `a and b and ...` flat; LibCST's native parser nests it and overflows its stack past about
+# 8,000 terms (the process dies): longer chains are refused before LibCST sees them.
+MAX_BOOLEAN_TERMS = 4000
+
+
+def _long_boolean_chain(text: str, body: list[ast.stmt]) -> tuple[int, int] | None:
+    """Where an `and`/`or` of more than MAX_BOOLEAN_TERMS terms starts (looked for only in a text that
+    could hold one)."""
+    if text.count(" and ") + text.count(" or ") <= MAX_BOOLEAN_TERMS:
+        return None
+    for node in (n for stmt in body for n in ast.walk(stmt)):
+        if isinstance(node, ast.BoolOp) and len(node.values) > MAX_BOOLEAN_TERMS:
+            return node.lineno, node.col_offset + 1
+    return None
 
 
 def _python_rejects(text: str, display: str, chunks: ChunkCache | None) -> FileProblem | PythonParse | SyntaxError:
@@ -101,9 +117,12 @@ def _python_rejects(text: str, display: str, chunks: ChunkCache | None) -> FileP
         return compile(code, display, "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST)
 
     try:
-        if chunks is None:
-            return PythonParse(parse(text).body, None)
-        return python_parse(text, display, chunks, parse)
+        found = PythonParse(parse(text).body, None) if chunks is None else python_parse(text, display, chunks, parse)
+        if (place := _long_boolean_chain(text, found.body)) is not None:
+            # (a chunked parse numbers each piece's lines from its own start: there, the file's first line)
+            return FileProblem(Kind.SYNTAX_ERROR, Location(display, *(place if chunks is None else (1, 1))),
+                               f"too complex to parse: a chain of more than {MAX_BOOLEAN_TERMS:,} `and`/`or` terms")
+        return found
     except SyntaxError as err:
         if any(reason in str(err.msg) for reason in _NESTING_ERRORS):
             return FileProblem(Kind.SYNTAX_ERROR, Location(display, err.lineno or 1, err.offset or 1),
@@ -378,6 +397,19 @@ def _predict(project: Project, config: Config, prediction: Prediction, scanned: 
             continue
         seen.add((spec.display, spec.qualname))
         _walk_entry(project, config, spec, facts, prediction, call_sites, driven)
+    # what the scripts made too large to follow, unless a compiled entry's walk met it and said so already
+    said = {_too_large(n.message) for n in prediction.notifications}
+    prediction.notifications += [Notification("limit", note, Level.NOTE) for note in driven.notes
+                                 if _too_large(note) not in said]
+
+
+_TOO_LARGE = re.compile(r"at (.+):\d+ \((.+?)\): the static pass goes on without it$")
+
+
+def _too_large(note: str) -> tuple[str, str] | None:
+    """(file, bound) of a "value too large to follow" note: one value, whichever walk met it where."""
+    found = _TOO_LARGE.search(note)
+    return (found[1], found[2]) if found else None
 
 
 def _drive(project: Project, config: Config, specs: list[EntrySpec], call_sites: _CallSites,

@@ -189,6 +189,9 @@ def carried(*operands: Value) -> dict[str, Value]:
     return {}
 
 
+TOO_LARGE_NOTE = "value too large to follow"
+
+
 def noted(tx: Walker, value: Value, act: Act, node: cst.CSTNode) -> Value:
     """A value over its size bound, met by a walk: noted once per walk, at the place it was made
     (the first walk to meet it marks that place on it; a later one, given it as an argument or a
@@ -198,7 +201,7 @@ def noted(tx: Walker, value: Value, act: Act, node: cst.CSTNode) -> Value:
         marker = marker.with_(origin=(act.display, act.parsed.line(node)))
         value = value.with_(attrs={**value.attrs, TOO_LARGE: marker})
     display, line = marker.origin
-    note = f"value too large to follow at {display}:{line} ({marker.value}): the static pass goes on without it"
+    note = f"{TOO_LARGE_NOTE} at {display}:{line} ({marker.value}): the static pass goes on without it"
     if note not in tx.notes:
         tx.notes.append(note)
     return value
