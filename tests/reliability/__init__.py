@@ -21,7 +21,12 @@ it as part of `make test`). What it covers, by count of cases:
   unreadable file and a changed installed source (test_cache_truth.py); 45 malformed
   frames and JSON-RPC messages sent to the language server: bad headers, bad JSON,
   wrong param types, unknown methods, bad ids, requests on unopened and non-file URIs,
-  a second initialize (test_lsp_fuzz.py).
+  a second initialize (test_lsp_fuzz.py); the abstract interpreter's 23 denial-of-service
+  inputs (values grown without bound in a script's `__main__` and in compiled code, ranges of
+  10**12, string blow-ups, a YAML alias bomb, 2,000-term sums and 5,000-term `and` chains),
+  each run in a child under 2 s of CPU and 500 MB, plus 8 tests of how they are noted and
+  cut (a 1,000-deep nn.Module class chain, a 20,000-element literal, a 10,000-term chain
+  LibCST cannot parse) (test_sandbox.py).
 - Faults (about 44): a harness killed, flooding or writing junk, a full disk
   (test_faults.py); a harness's child left running after it exits, vtlint stopped by
   SIGTERM or SIGINT mid-harness, a harness ignoring SIGTERM past its timeout, a parent
@@ -35,9 +40,13 @@ it as part of `make test`). What it covers, by count of cases:
   (test_limits.py); shards losing nothing on a 200-file cross-file tree
   (test_shards.py); concurrent runs and caches (test_determinism.py); the static pass
   never running user code (test_safety.py); the language server's `exit` with and
-  without `shutdown` (test_lsp_fuzz.py).
-- Fuzz cases (251 by default, VTLINT_FUZZ_EXAMPLES=N for more): 40 generated programs
-  and 25 mutated examples through the analyzer (test_fuzz.py), 60 SARIF logs with one
+  without `shutdown` (test_lsp_fuzz.py), and under its budgets: a slow lint cancelled by
+  the next edit, another file's lint going first, `exit` during a lint, the first hover,
+  settings of the wrong type, a buffer that is a device (7 tests, test_lsp_budget.py).
+- Fuzz cases (291 by default, VTLINT_FUZZ_EXAMPLES=N for more): 40 generated programs
+  and 25 mutated examples through the analyzer, and 40 generated programs run by the
+  abstract interpreter as a script's `__main__` and a compiled body in a child under a
+  memory cap, the count tried checked (test_fuzz.py, sandbox_fuzz.py), 60 SARIF logs with one
   node replaced by arbitrary JSON through `merge` and `--baseline`
   (test_sarif_inputs.py); 60 saved facts files, real ones with one node replaced by
   arbitrary JSON, through `--runtime-facts` in every format (test_hostile_facts.py);
