@@ -107,13 +107,13 @@ class GraphBreakRule(Rule):
         reason = event.detail.get("reason")
         return reason if isinstance(reason, str) else ""
 
-    def cost(self, event: Event, error: bool) -> str:
+    def cost(self, event: Event, error: bool, observed: Event | None = None) -> str:
         if error:
             return "Under fullgraph=True / error_on_graph_break the compile will raise here."
         if event.detail.get("frame_skipped"):
             return (f"Dynamo cannot resume after it: it skips the whole frame `{event.frame or 'this function'}`, "
                     "which runs eagerly.")
-        resumes = _resume_names(event)
+        resumes = _resume_names(observed or event) or _resume_names(event)  # the run's own resume frame first
         where = f" in `{resumes[0]}`" if resumes else " in a new frame"
         return (f"The graph splits here: the graph so far is compiled and run, this line runs eagerly, and Dynamo "
                 f"resumes{where}, whose guards are checked on every call.")
@@ -122,7 +122,7 @@ class GraphBreakRule(Rule):
                 error: bool) -> str:
         head = f"Graph break ({gb_id} {gb_type})" if gb_id else f"Graph break ({gb_type})"
         why = self.explanation(event, observed, entry)
-        parts = [head + (f": {why.rstrip('.')}." if why else "."), self.cost(event, error)]
+        parts = [head + (f": {why.rstrip('.')}." if why else "."), self.cost(event, error, observed)]
         if gb_id:
             parts.append(gb_url(gb_id))
         return " ".join(parts)
