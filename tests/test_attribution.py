@@ -364,3 +364,30 @@ def test_a_noqa_on_the_users_line_silences_the_packages_break(site: Path, tmp_pa
     (folder / "run.py").write_text(script.replace("model(torch.ones(2, 8))\n", "model(torch.ones(2, 8))  # noqa: VTL202\n"))
     codes = {f.code for f in check(folder).findings}
     assert "VTL202" not in codes and "VTL101" in codes and "VTL901" not in codes
+
+
+BERT = '''
+import torch
+from transformers import BertConfig, BertModel
+
+config = BertConfig(vocab_size=100, hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
+                    intermediate_size=64, max_position_embeddings=64)
+model = BertModel(config).eval()
+compiled = torch.compile(model)
+with torch.no_grad():
+    compiled(input_ids=torch.randint(0, 100, (1, 8)))
+    compiled(input_ids=torch.randint(0, 100, (1, 12)))
+'''
+
+
+def test_a_transformers_encoder_is_reported_in_the_script(tmp_path: Path) -> None:
+    """The real package, read from disk (about 10 s of CPU): every finding at a line of the script, the
+    longer second call's TENSOR_MATCH recompile a warning there."""
+    pytest.importorskip("transformers")
+    (tmp_path / "run.py").write_text(BERT.lstrip())
+    result = check(tmp_path)
+    assert result.findings and {f.location.path for f in result.findings} == {"run.py"}
+    [size] = [f for f in result.findings if f.kind is Kind.RECOMPILE]
+    assert (size.location.line, size.source, size.level) == (10, "L['input_ids']", Level.WARNING)
+    places = {inside_install(p.location.path).partition("/")[0] for f in result.findings for p in f.library}
+    assert places == {"transformers", "torch"}  # torch.nn's built-in forwards are inlined too
