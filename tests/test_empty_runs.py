@@ -85,3 +85,13 @@ def test_findings_beside_an_unfollowed_compile_name_it_too(run_cli, project) -> 
     result = run_cli("check", ".", cwd=root)
     assert "Found 1 finding" in result.output
     assert "Could not follow 1 compiled entry (run.py:10): --entry FILE:Class.forward" in " ".join(result.output.split())
+
+
+def test_a_file_too_large_to_analyze_is_no_all_clear(run_cli, project, monkeypatch) -> None:
+    from vtlint.analyzer import project as analyzer_project
+
+    monkeypatch.setattr(analyzer_project, "MAX_TOKENS", 50)
+    root = project({"big.py": "x = [" + ", ".join(["1"] * 100) + "]\n"})
+    result = run_cli("check", ".", "--no-cache", cwd=root)
+    assert "All checks passed" not in result.output
+    assert "No findings in 1 file, but 1 file was not analyzed (above)." in result.output

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from vtlint.analyzer import project as analyzer_project
+from vtlint.analyzer.api import FILE_SKIPPED
 from vtlint.check import run_check
 from vtlint.config import Config
 
@@ -63,7 +64,7 @@ def test_a_file_past_its_budget_is_given_up_with_a_notification(tmp_path: Path, 
     config = Config(root=root, file_budget=0.3)
     for _ in range(2):  # the second run must not read a cut-short result from the cache
         result = run_check([root], config, jobs=jobs)
-        given_up = [n for n in result.notifications if n.kind == "limit" and "within 0.3 s" in n.message]
+        given_up = [n for n in result.notifications if n.kind == FILE_SKIPPED and "within 0.3 s" in n.message]
         assert [(n.location.path, n.location.line) for n in given_up if n.location] == [("big.py", 1)]
         assert {e.entry.partition(":")[0] for e in result.entries} == {f"good_{i}.py" for i in range(9)}
         assert {f.location.path for f in result.findings} == {f"good_{i}.py" for i in range(9)}

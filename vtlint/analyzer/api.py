@@ -11,6 +11,8 @@ from vtlint.trace import Event
 # The kind of the notification for a compiled value the static pass could not follow
 # (`torch.compile(make_model())`): the summary names each, and never says all checks passed.
 UNFOLLOWED_COMPILE = "unfollowed-compile"
+# ... for a file given up whole (too large, over its time budget): the summary says it, never an all-clear
+FILE_SKIPPED = "file-skipped"
 
 
 @dataclass(frozen=True)

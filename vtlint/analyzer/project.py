@@ -27,7 +27,7 @@ from typing import Any
 import libcst as cst
 
 from vtlint.analyzer import values as V
-from vtlint.analyzer.api import UNFOLLOWED_COMPILE, EntryInfo, FileProblem, Prediction
+from vtlint.analyzer.api import FILE_SKIPPED, UNFOLLOWED_COMPILE, EntryInfo, FileProblem, Prediction
 from vtlint.analyzer.budget import ENTRY_BUDGET_S, OverBudget, time_limit
 from vtlint.analyzer.cache import Cache, digest
 from vtlint.analyzer.cache_entries import replay
@@ -147,7 +147,7 @@ def _summarize_one(display: str, text: str, chunks: ChunkCache | None = None, bu
             return _summarize_within(display, text, chunks, hand_over)
     except OverBudget:
         sys.setrecursionlimit(limit)  # the alarm may have cut through the parse's own restore
-        note = Notification("limit", f"{display}: too complex to analyze within {budget_s:g} s (parse and entry "
+        note = Notification(FILE_SKIPPED, f"{display}: too complex to analyze within {budget_s:g} s (parse and entry "
                             "scan); no predictions for this file", Level.WARNING, Location(display, 1))
         return (None, None, None, note), None
 
@@ -171,8 +171,8 @@ def _too_many_tokens(text: str) -> bool:
 def _summarize_within(display: str, text: str, chunks: ChunkCache | None,
                       hand_over: bool | None) -> tuple[FileResult | None, Parsed | None]:
     if _too_many_tokens(text):
-        note = Notification("limit", f"{display}: more than {MAX_TOKENS:,} tokens, too large to analyze within the "
-                            "memory bound (LibCST keeps about 1.5 KB per token); no predictions for this file",
+        note = Notification(FILE_SKIPPED, f"{display}: more than {MAX_TOKENS:,} tokens, too large to analyze "
+                            "within the memory bound (LibCST keeps about 1.5 KB per token); no predictions for this file",
                             Level.WARNING, Location(display, 1))
         return (None, None, None, note), None
     tree = _python_rejects(text, display, chunks)

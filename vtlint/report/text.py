@@ -10,7 +10,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.text import Text
 
-from vtlint.analyzer.api import UNFOLLOWED_COMPILE
+from vtlint.analyzer.api import FILE_SKIPPED, UNFOLLOWED_COMPILE
 from vtlint.check import CheckResult
 from vtlint.findings import Finding, Kind, Level, Notification
 from vtlint.report.groups import (EntryGroup, break_cause, by_cause, by_entry, constants_grouped, entries_of,
@@ -230,6 +230,9 @@ def summary(result: CheckResult, show_notes: bool, each_constant: bool = False) 
         text = Text(f"No findings {where}; {_plural(len(result.missing), 'given path')} not found.", style="yellow")
     elif not findings and any(n.level is Level.ERROR for n in result.notifications):
         text = Text(f"No findings {where}, but the run has errors (above).", style="yellow")
+    elif not findings and (skipped := [n for n in result.notifications if n.kind == FILE_SKIPPED]):
+        text = Text(f"No findings {where}, but {_plural(len(skipped), 'file was', 'files were')} not analyzed "
+                    "(above).", style="yellow")
     elif not findings and unfollowed:
         text = Text(f"No findings {where}, but {_unfollowed(unfollowed)}.", style="yellow")
     elif not findings and (saw := _runtime_saw(result.runtime)):
