@@ -9,8 +9,9 @@ from vtlint.runtime.events import (
     strip_local_scope,
     to_events,
     user_spelling_to_source,
+    variable_tracker_for,
 )
-from vtlint.runtime.structured_trace import parse_trace_dir
+from vtlint.runtime.structured_trace import Guard, parse_trace_dir
 from vtlint.trace import Action, Event
 
 
@@ -147,3 +148,17 @@ def test_the_defaults_of_torch_nn_module_methods_are_not_the_users() -> None:
     defaults (`dict(type(L['model']).__mro__[1].__dict__)['parameters'].__defaults__`); torch's own."""
     assert compared_source("L['model'].parameters.__defaults__[0] == True") is None
     assert compared_source("L['model'].forward.__defaults__[0] is None") == "L['model'].forward.__defaults__[0]"
+
+
+def test_the_variable_tracker_of_a_guarded_value() -> None:
+    """A constant whose value is checked is a ConstantVariable (baked); one only type-checked (a flag the
+    frame hands on to a call that breaks) is no baked constant; a frozenset is a FrozensetVariable."""
+    def tracker(kind: str, type_name: str, kinds: set[str]) -> str:
+        return variable_tracker_for(Guard(kind, "L['flag']", "L['flag']", type_name), kinds)
+
+    assert tracker("EQUALS_MATCH", "str", {"EQUALS_MATCH", "TYPE_MATCH"}) == "ConstantVariable"
+    assert tracker("TRUE_MATCH", "bool", {"TRUE_MATCH"}) == "ConstantVariable"
+    assert tracker("TYPE_MATCH", "bool", {"TYPE_MATCH"}) == "LazyVariableTracker"
+    assert tracker("TYPE_MATCH", "NoneType", {"TYPE_MATCH"}) == "ConstantVariable"  # a None's type is its value
+    assert tracker("TYPE_MATCH", "int", {"TYPE_MATCH"}) == "SymNodeVariable"  # automatic dynamic
+    assert tracker("EQUALS_MATCH", "frozenset", {"EQUALS_MATCH"}) == "FrozensetVariable"

@@ -123,3 +123,41 @@ def test_a_default_the_wrapped_function_took_is_its_parameter(tmp_path: Path) ->
     assert wraps == [("L['k']", "2", "EQUALS_MATCH: L['k'] == 2", 8)]  # at forward's def line, not the wrapper's
     assert link.source(f"{function}.__kwdefaults__['scale']") == "L['scale']"
     assert link.source(f"{function}.__defaults__[1]") is None  # forward has one default
+
+
+OTHER = '''
+from deco import deprecate_kwarg
+
+
+class Block:
+    @deprecate_kwarg("old")
+    def forward(self, x):
+        return x
+
+
+class Attention:
+    @deprecate_kwarg("old")
+    def forward(self, x):
+        return x
+'''
+
+
+def test_each_compile_of_a_shared_wrapper_links_to_the_function_it_wraps_then(tmp_path: Path) -> None:
+    """One wrapper code object (`deprecate_kwarg`'s `wrapped_func`) wraps many functions: each of its compiles
+    is the frame of the function its closure holds in that compile, not of the first one seen."""
+    root, deco, _ = _tree(tmp_path)
+    other = deco.parents[1] / "pkg" / "other.py"
+    other.write_text(OTHER)
+    code = (str(deco), "wrapped_func", 14)
+    calls = [replace(_call((str(deco), "wrapped_func"), (str(other), "forward", "Block.forward", 6), code),
+                     compile_id="1/0"),
+             replace(_call((str(deco), "wrapped_func"), (str(other), "forward", "Attention.forward", 12), code),
+                     compile_id="2/0")]
+    compiles = [Compile(cid, int(cid[0]), 0, 0, co_name="wrapped_func", co_filename=str(deco), co_firstlineno=14)
+                for cid in ("1/0", "2/0")]
+    converter = _Converter(TraceFacts(compiles=compiles, inlines=calls), ProjectFiles(root, outside=[other]))
+    shown = "../env/lib/site-packages/pkg/other.py"
+    assert [converter.entry_of(c) for c in compiles] == [(f"{shown}:Block.forward", "wrapped_func"),
+                                                         (f"{shown}:Attention.forward", "wrapped_func")]
+    # asked without naming a compile, a code object linked to two functions names neither
+    assert converter.entry_for_code(*code) is None

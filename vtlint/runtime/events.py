@@ -35,10 +35,13 @@ RESUME = re.compile(r"^torch_dynamo_resume_in_(?P<name>\w+?)_at_(?P<line>\d+)$")
 # membership, global state) are bookkeeping around them.
 _VALUE_GUARDS = ("EQUALS_MATCH", "TRUE_MATCH", "FALSE_MATCH", "NONE_MATCH", "CONSTANT_MATCH", "LENGTH_CHECK",
                  "TENSOR_MATCH", "ID_MATCH", "TYPE_MATCH", "DICT_KEYS_MATCH", "DICT_VERSION")
+# Guards that check a constant's value (a None's type is its value)
+_SPECIALIZING = {"EQUALS_MATCH", "CONSTANT_MATCH", "TRUE_MATCH", "FALSE_MATCH", "NONE_MATCH", "ID_MATCH"}
 _CONSTANT_TYPES = {"int", "float", "bool", "str", "NoneType", "complex", "bytes", "ellipsis",
                    "torch.dtype", "torch.device"}
 _CONTAINERS = {"list": "ListVariable", "tuple": "TupleVariable", "dict": "ConstDictVariable",
-               "collections.OrderedDict": "ConstDictVariable", "set": "SetVariable", "range": "RangeVariable"}
+               "collections.OrderedDict": "ConstDictVariable", "set": "SetVariable", "frozenset": "FrozensetVariable",
+               "range": "RangeVariable"}
 _TENSORS = {"torch.Tensor", "torch.nn.parameter.Parameter", "torch.nn.parameter.Buffer"}
 _INTERNAL = ("__builtins_dict__", "___check", "__closure__")
 # The defaults of torch.nn.Module's own methods, which Dynamo inlines and guards (`model.parameters()`:
@@ -172,6 +175,10 @@ def variable_tracker_for(guard: Guard, kinds: set[str]) -> str:
     if type_name in _CONSTANT_TYPES:
         if type_name in ("int", "float") and not kinds & {"EQUALS_MATCH", "CONSTANT_MATCH"}:
             return "SymNodeVariable"  # automatic dynamic: only the type is guarded now
+        if type_name != "NoneType" and not kinds & _SPECIALIZING:
+            # only its type checked (a flag the frame passes on to a call that breaks): its value is not in the
+            # graph and another value does not recompile, so it is no baked constant
+            return "LazyVariableTracker"
         return "ConstantVariable"
     if type_name in _CONTAINERS:
         return _CONTAINERS[type_name]
@@ -553,18 +560,22 @@ class _Converter:
 
     # entries
 
-    def wrapper_links(self, calls: Iterable[InlineCall]) -> dict[tuple[str | None, str | None, int | None], WrapperLink]:
+    def wrapper_links(self, calls: Iterable[InlineCall]) -> dict[tuple[str | None, str | None, int | None, str | None],
+                                                                 WrapperLink]:
         """Compiled code that only passes its `*args`/`**kwargs` on to a project function:
         a decorator's closure, or any such code outside the project (an installed
         package's decorator), possibly through more such wrappers (transformers'
         `can_return_tuple` wrapper -> `deprecate_kwarg`'s `wrapped_func` -> `forward`).
         The first project function the chain inlines names it."""
-        by_root: dict[tuple[str | None, str | None, int | None], list[InlineCall]] = {}
+        # per compile: one wrapper's code (`deprecate_kwarg`'s `wrapped_func`) wraps many functions, and each
+        # compile of it is of one of them (the one its closure holds then)
+        by_root: dict[tuple[str | None, str | None, int | None, str | None], list[InlineCall]] = {}
         for call in calls:
-            by_root.setdefault((call.root_file, call.root_name, call.root_firstlineno), []).append(call)
-        links: dict[tuple[str | None, str | None, int | None], WrapperLink] = {}
+            key = (call.root_file, call.root_name, call.root_firstlineno, call.compile_id)
+            by_root.setdefault(key, []).append(call)
+        links: dict[tuple[str | None, str | None, int | None, str | None], WrapperLink] = {}
         for key, made in by_root.items():
-            root_file, root_name, root_line = key
+            root_file, root_name, root_line, _ = key
             wrapper = self.files.code(root_file or "", root_name, root_line)
             if wrapper is None or not (wrapper.varargs or wrapper.varkw):
                 continue
@@ -611,15 +622,28 @@ class _Converter:
             return f"L['{name}']"  # the compiled frame's own free variable
         return f"{caller_source}.__closure__[{frees.index(name)}].cell_contents" if caller_source else None
 
+    def link_of(self, filename: str | None, name: str | None, firstlineno: int | None,
+                compile_id: str | None = None) -> WrapperLink | None:
+        """The function a compiled wrapper passes its arguments to, in the compile `compile_id`; with no
+        compile named, the code object's when all its compiles link to one function."""
+        found = self.links.get((filename, name, firstlineno, compile_id)) or \
+            self.links.get((filename, name, firstlineno, None))  # calls recorded without their compile
+        if found is None and compile_id is None:
+            linked = {link.entry: link for (f, n, line, _), link in self.links.items() if (f, n, line) == (
+                filename, name, firstlineno)}
+            found = next(iter(linked.values())) if len(linked) == 1 else None
+        return found
+
     def entry_of(self, compile: Compile) -> tuple[str, str] | None:
         """(entry, code name) of a compile in the project, or None."""
-        return self.entry_for_code(compile.co_filename, compile.co_name, compile.co_firstlineno)
+        return self.entry_for_code(compile.co_filename, compile.co_name, compile.co_firstlineno, compile.compile_id)
 
-    def entry_for_code(self, filename: str | None, name: str | None, firstlineno: int | None) -> tuple[str, str] | None:
+    def entry_for_code(self, filename: str | None, name: str | None, firstlineno: int | None,
+                       compile_id: str | None = None) -> tuple[str, str] | None:
         """The entry a code object belongs to: itself, or for a resume function
         (`torch_dynamo_resume_in_f_at_9`) the function `f` it resumes, or for a
-        wrapper the function it passes its arguments to."""
-        link = self.links.get((filename, name, firstlineno))
+        wrapper the function it passes its arguments to (in that compile)."""
+        link = self.link_of(filename, name, firstlineno, compile_id)
         if link is not None and name:
             return link.entry, name
         display = self.files.display(filename)
@@ -642,7 +666,7 @@ class _Converter:
         wrapper's first line, which is a line of another file)."""
         filename = compile.co_filename or ""
         display = entry.rpartition(":")[0]
-        link = self.links.get((compile.co_filename, compile.co_name, compile.co_firstlineno))
+        link = self.link_of(compile.co_filename, compile.co_name, compile.co_firstlineno, compile.compile_id)
         if link is not None and link.entry == entry:
             return Location(display, link.callee.def_line)
         line = self.files.def_line(filename, entry_function(entry)) or compile.co_firstlineno or 1
@@ -720,7 +744,7 @@ class _Converter:
     def in_entry(self, compile: Compile, source: str) -> str | None:
         """The Source in the linked entry's own terms (a wrapper's `L['args'][0]` is the
         method's `L['self']`); unchanged for a compile of the entry itself."""
-        link = self.links.get((compile.co_filename, compile.co_name, compile.co_firstlineno))
+        link = self.link_of(compile.co_filename, compile.co_name, compile.co_firstlineno, compile.compile_id)
         return link.source(source) if link else source
 
     def project_module(self, source: str) -> bool:
@@ -846,11 +870,11 @@ class _Converter:
     # INLINE
 
     def inline(self, call: InlineCall) -> Event | None:
-        if (call.root_file, call.root_name, call.root_firstlineno) in self.links and \
+        if self.link_of(call.root_file, call.root_name, call.root_firstlineno, call.compile_id) is not None and \
                 (call.caller_file, call.caller_function) == (call.root_file, call.root_name):
             return None  # the wrapper's call of the entry it is linked to
         where = self.location(call.caller_file, call.caller_line)
-        owner = self.entry_for_code(call.root_file, call.root_name, call.root_firstlineno)
+        owner = self.entry_for_code(call.root_file, call.root_name, call.root_firstlineno, call.compile_id)
         if where is None or owner is None:
             return None
         callee_display = self.files.display(call.callee_file)
@@ -937,7 +961,7 @@ def to_events(facts: TraceFacts, root: Path, outside: Iterable[Path] = (), *,
             continue
         entry, frame = owner
         cov = coverage.setdefault(entry, EntryCoverage(entry))
-        if (compile.co_filename, compile.co_name, compile.co_firstlineno) in conv.links:
+        if conv.link_of(compile.co_filename, compile.co_name, compile.co_firstlineno, compile.compile_id):
             cov.via[frame] = _shown_path(compile.co_filename or "", files)
         cov.frames[frame] = cov.frames.get(frame, 0) + 1
         cov.compiles += 0 if RESUME.match(frame) else 1
