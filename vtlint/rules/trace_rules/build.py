@@ -430,8 +430,8 @@ def tensor_methods() -> list[str]:
 
 
 def registry() -> dict[str, Any]:
-    """The graph-break registry: for each id its latest concrete entry, and every
-    Gb_type it was known by (torch maps any of them to the id)."""
+    """The graph-break registry: for each id its latest concrete entry (torch lists an id's
+    entries newest first), and every Gb_type it was known by (torch maps any of them to the id)."""
     import torch._dynamo
 
     path = Path(torch._dynamo.__file__).parent / "graph_break_registry.json"
@@ -441,9 +441,10 @@ def registry() -> dict[str, Any]:
     out: dict[str, Any] = {}
     for gb_id, versions in sorted(raw.items()):
         concrete = [v for v in versions if not v["Gb_type"].startswith("_")] or versions
-        latest = concrete[-1]
-        explanation = next((v["Explanation"] for v in reversed(concrete) if not v["Explanation"].startswith("_")), "")
-        hints = next((v["Hints"] for v in reversed(concrete) if v["Hints"]), [])
+        latest = concrete[0]
+        written = [v["Explanation"] for v in concrete if not v["Explanation"].startswith("_")]
+        explanation = next((text for text in written if _prose(text)), written[0] if written else "")
+        hints = next((v["Hints"] for v in concrete if v["Hints"]), [])
         out[gb_id] = {
             "gb_type": latest["Gb_type"],
             "explanation": explanation,
@@ -452,6 +453,12 @@ def registry() -> dict[str, Any]:
             "aliases": sorted({v["Gb_type"] for v in versions} - {latest["Gb_type"]}),
         }
     return out
+
+
+def _prose(text: str) -> bool:
+    """A registry explanation torch recorded as text, not as the code that builds it
+    (`"Detected ... " + trace_info`)."""
+    return not text.startswith(('"', "'", 'f"', "f'")) and '" +' not in text and "+ " not in text
 
 
 def _callables(lost: dict[str, str]) -> dict[str, dict[str, Any]]:
