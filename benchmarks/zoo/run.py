@@ -28,7 +28,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "accuracy")]
 
-from collect import SCRATCH, cache_dir, cached, collect, prepare, scripts_dir, select  # noqa: E402
+from collect import SCRATCH, archive, cache_dir, collect, facts, prepare, scripts_dir, select  # noqa: E402
 from exercised import entry_compiled  # noqa: E402
 from forked import run_forked  # noqa: E402
 from scoring import KINDS, Report, Score, score  # noqa: E402
@@ -94,9 +94,9 @@ class Tally:
         self.models.add(script.model)
 
 
-def score_script(events: list[Event], facts: RuntimeFacts) -> Report:
-    entries = set(facts.coverage) | {e.entry for e in events}
-    return score(events, facts.events, entries, entry_compiled(facts), zoo_rules=True)
+def score_script(events: list[Event], truth: RuntimeFacts) -> Report:
+    entries = set(truth.coverage) | {e.entry for e in events}
+    return score(events, truth.events, entries, entry_compiled(truth), zoo_rules=True)
 
 
 def group(model: dict[str, Any]) -> str:
@@ -193,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
         collect(scripts, manifest["versions"], args.jobs, args.timeout)
     elapsed = {"runtime": time.perf_counter() - started}
     cache = cache_dir(manifest["versions"])
-    collected = [s for s in scripts if cached(cache, s).exists()]
+    collected = [s for s in scripts if archive(cache, s).exists()]
     missing = len(scripts) - len(collected)
     started = time.perf_counter()
     predicted = predict_all(collected, args.jobs, args.static_limit)
@@ -209,14 +209,14 @@ def main(argv: list[str] | None = None) -> int:
         events, _ = predicted[script.folder]
         if script.style in TRIO:
             static_sets[script.model].append(library_findings(events))
-        facts = RuntimeFacts.load(cached(cache, script))
-        if facts.harness.get("exit_code") != 0:
-            failed.append((script.folder, "timed out" if facts.harness.get("timed_out")
-                           else f"exit {facts.harness.get('exit_code')}"))
+        truth = facts(cache, script)
+        if truth.harness.get("exit_code") != 0:
+            failed.append((script.folder, "timed out" if truth.harness.get("timed_out")
+                           else f"exit {truth.harness.get('exit_code')}"))
             continue
         if script.style in TRIO:
-            truth_sets[script.model].append(library_findings(facts.events))
-        report = score_script(events, facts)
+            truth_sets[script.model].append(library_findings(truth.events))
+        report = score_script(events, truth)
         where = part(script.family)
         parts[where].add(script, report)
         for name, key in (("library", script.library), ("style", script.style),
