@@ -55,7 +55,13 @@ def predict(folder: Path) -> list[dict[str, Any]]:
     return [e.to_dict() for e in analyze(discover([folder], config).files, config, jobs=1, use_cache=True).events]
 
 
-def predict_all(scripts: list[Script], jobs: int, limit_s: float) -> dict[str, tuple[list[Event], str | None]]:
+def _analyzed(cache: Path, script: Script) -> list[dict[str, Any]]:
+    facts(cache, script)  # the truth read from its trace now, in the workers, and kept for the parent
+    return predict(scripts_dir() / script.folder)
+
+
+def predict_all(scripts: list[Script], cache: Path, jobs: int,
+                limit_s: float) -> dict[str, tuple[list[Event], str | None]]:
     """Each script's events, or why there are none (the static pass crashed or ran over `limit_s`):
     then its truth counts as missed."""
     started, count = time.perf_counter(), iter(range(1, len(scripts) + 1))
@@ -64,8 +70,7 @@ def predict_all(scripts: list[Script], jobs: int, limit_s: float) -> dict[str, t
         print(f"[static {next(count)}/{len(scripts)} {time.perf_counter() - started:.0f} s] {name}"
               + ("" if result[0] else f": {result[1]}"), file=sys.stderr, flush=True)
 
-    results = run_forked([(s.folder, functools.partial(predict, scripts_dir() / s.folder)) for s in scripts],
-                         jobs, limit_s, told)
+    results = run_forked([(s.folder, functools.partial(_analyzed, cache, s)) for s in scripts], jobs, limit_s, told)
     return {name: ([Event.from_dict(e) for e in value], None) if ok else ([], value)
             for name, (ok, value) in results.items()}
 
@@ -196,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
     collected = [s for s in scripts if archive(cache, s).exists()]
     missing = len(scripts) - len(collected)
     started = time.perf_counter()
-    predicted = predict_all(collected, args.jobs, args.static_limit)
+    predicted = predict_all(collected, cache, args.jobs, args.static_limit)
     elapsed["static"] = time.perf_counter() - started
 
     parts = {HELD_OUT: Tally(), DEVELOPMENT: Tally()}
