@@ -69,6 +69,59 @@ class Decision:
         return self.action == GRAPH_BREAK
 
 
+ABSENT = object()  # an argument the call does not pass, or a constant the walk does not know
+
+
+@dataclass(frozen=True)
+class Arguments:
+    """What a decision reads of a call's arguments (the receiver of a method not among them): the
+    VariableTracker kind of each (TensorVariable, ConstantVariable, ...), a tensor's dtype when known,
+    and the Python constants the walk knows."""
+
+    kinds: tuple[str, ...] = ()
+    keywords: tuple[tuple[str, str], ...] = ()  # (name, kind)
+    constants: tuple[tuple[int | str, object], ...] = ()  # (position or keyword, value)
+    dtypes: tuple[tuple[int | str, str], ...] = ()  # (position or keyword, dtype) of tensors
+    sourced: tuple[int | str, ...] = ()  # arguments with a Source: read from outside the frame
+
+    def __len__(self) -> int:
+        return len(self.kinds) + len(self.keywords)
+
+    def _at(self, position: int | None, keyword: str) -> int | str:
+        """Where an argument is: its position when the call passes it positionally, else its keyword."""
+        return position if position is not None and position < len(self.kinds) else keyword
+
+    def kind(self, position: int | None, keyword: str = "") -> str | None:
+        """The kind of the argument at `position` (None: keyword-only), or passed as `keyword`; None when
+        the call does not pass it."""
+        at = self._at(position, keyword)
+        return self.kinds[at] if isinstance(at, int) else dict(self.keywords).get(at)
+
+    def constant(self, position: int | None, keyword: str = "") -> object:
+        return dict(self.constants).get(self._at(position, keyword), ABSENT)
+
+    def dtype(self, position: int | None, keyword: str = "") -> str | None:
+        return dict(self.dtypes).get(self._at(position, keyword))
+
+    def tensor_among(self) -> bool:
+        return TENSOR in self.kinds or any(kind == TENSOR for _, kind in self.keywords)
+
+    def after_first(self) -> Arguments:
+        """A function's arguments as its Tensor method sees them: `torch.unique(x, ...)` is `x.unique(...)`."""
+        shift = {i: i - 1 for i in range(1, len(self.kinds))}
+
+        def moved(pairs: tuple[tuple[int | str, Any], ...]) -> tuple[tuple[int | str, Any], ...]:
+            return tuple((shift[k], v) if isinstance(k, int) and k in shift else (k, v)
+                         for k, v in pairs if k != 0)
+
+        sourced = tuple(shift.get(k, k) if isinstance(k, int) else k for k in self.sourced if k != 0)
+        return Arguments(self.kinds[1:], self.keywords, moved(self.constants), moved(self.dtypes), sourced)
+
+
+TENSOR = "TensorVariable"
+NO_ARGUMENTS = Arguments()
+
+
 @dataclass(frozen=True)
 class GbEntry:
     """One graph-break registry id."""
@@ -198,8 +251,13 @@ _CONSTANT_BUILTINS = frozenset({
 
 # Builtins applied to a tensor that read its value (measured): bool/int/float call
 # Tensor.item(); str and print format it; repr has its own registry type.
+# `range(t)`, `pow(t, 2)`, `sorted(t)`, `chr`/`hex`/`oct`/`bytes`/`complex` of a tensor have no tensor
+# handler in BuiltinVariable ("Failed to trace builtin operator"); any()/all() iterate it and branch
+# on each element (measured on torch 2.13).
 _TENSOR_VALUE_BUILTINS = {"bool": ITEM, "int": ITEM, "float": ITEM, "str": BUILTIN_OPERATOR, "repr": TENSOR_REPR,
-                          "format": BUILTIN_OPERATOR}
+                          "format": BUILTIN_OPERATOR, **dict.fromkeys(("range", "pow", "sorted", "chr", "hex", "oct",
+                                                                       "bytes", "complex"), BUILTIN_OPERATOR),
+                          "any": DATA_DEPENDENT_BRANCH, "all": DATA_DEPENDENT_BRANCH}
 
 
 def decide_builtin(name: str, settings: DynamoSettings, *, tensor_args: bool = False) -> Decision:
@@ -322,20 +380,70 @@ def decide_disabled_call(qualname: str) -> Decision:
 
 
 def decide_function(qualname: str, settings: DynamoSettings, *, defined_in: str | None = None,
-                    tensor_args: bool = False) -> Decision:
+                    tensor_args: bool = False, arguments: Arguments | None = None) -> Decision:
     """A call of the library function `qualname` (dotted, resolved through imports:
     `torch.nn.functional.relu`, `time.time`, `numpy.sin`, `logging.Logger.info`).
     `defined_in` is the module (or file) the function is defined in when it differs
     from the qualified name's module (a re-export); `tensor_args` when an argument is
-    a tensor (`math.sqrt(t)` reads its value)."""
+    a tensor (`math.sqrt(t)` reads its value); `arguments` what the walk knows of them (None: nothing,
+    the decision made on the name alone)."""
     qualname = _library_name(qualname.strip())
+    tensor_args = tensor_args or (arguments is not None and arguments.tensor_among())
     if "." not in qualname or qualname.startswith("builtins."):
         return decide_builtin(qualname, settings, tensor_args=tensor_args)
+    called = _torch_call(qualname, arguments, settings) if arguments is not None else None
+    if called is not None:
+        return called
     decision = _decide_function(qualname, settings, defined_in, tensor_args)
     probed = _index().probed
     if tensor_args or qualname not in probed:
         return decision
     return _as_measured(qualname, decision, probed[qualname])
+
+
+def _torch_call(qualname: str, arguments: Arguments, settings: DynamoSettings) -> Decision | None:
+    """The handlers of torch functions (TorchInGraphFunctionVariable) that refuse some arguments
+    (measured on torch 2.13); None when the call is decided as any other."""
+    vt = "TorchInGraphFunctionVariable"
+    op = qualname.removeprefix("torch.")
+    if qualname.startswith("torch.") and (op in DYNAMIC_SHAPE_OPS or op == _REPEATS):
+        return _dynamic_shape(op, arguments.after_first(), settings)
+    if qualname in _DYNAMIC_SHAPE_FUNCTIONS:
+        return _dynamic_shape("unique", NO_ARGUMENTS, settings)
+    if qualname == "torch.nn.functional.one_hot" and (
+            len(arguments) == 1 or (len(arguments.kinds) == 2 and arguments.constant(1) == -1)):
+        return _break("Attempted to use `torch.nn.functional.one_hot` with data-dependent output shape", vt,
+                      "without num_classes the number of classes is the data's maximum plus one")
+    if qualname == "torch.nn.Parameter":
+        return _parameter(arguments)
+    if qualname in ("torch.compile", "torch.compiler.compile") and len(arguments.kinds) > 1:
+        return _break("torch.compile call with > 1 args", vt, "torch.compile inside the compiled region is a "
+                      "no-op only with the function alone")
+    if qualname == "torch.is_inference_mode_enabled":
+        return _break("Encountered torch.is_inference_mode_enabled during tracing", vt,
+                      "Dynamo does not trace torch.is_inference_mode_enabled()")
+    if arguments.constant(None, "requires_grad") is True and _index().torch_functions.get(qualname) == vt:
+        return _break("Attempted to use tensor creation function with requires_grad=True", vt,
+                      f"`{qualname}(..., requires_grad=True)` makes a leaf tensor inside the graph")
+    return None
+
+
+def _parameter(arguments: Arguments) -> Decision:
+    """`torch.nn.Parameter(data, requires_grad)`: Dynamo lifts a parameter made of an input tensor (one
+    with a Source) as a graph input; one made of a tensor computed in the graph, or of anything else,
+    breaks (call_nn_parameter)."""
+    vt = "TorchInGraphFunctionVariable"
+    grad = arguments.kind(1, "requires_grad")
+    if grad is not None and arguments.constant(1, "requires_grad") is ABSENT:
+        return _break("non-constant `requires_grad` argument to `torch.nn.Parameter`", vt,
+                      "the requires_grad argument of torch.nn.Parameter is not a constant")
+    if arguments.kind(0, "data") != TENSOR:
+        return _break("`torch.nn.Parameter()` with unsupported data type", vt,
+                      "torch.nn.Parameter needs a tensor")
+    if 0 in arguments.sourced or "data" in arguments.sourced:
+        return Decision(GRAPH_NODE, vt, reason="a parameter of an input tensor is lifted as a graph input")
+    gb_type, why = _EXPLICIT["torch.nn.Parameter"]
+    return _break(gb_type, "SkipFunctionVariable", why)
 
 
 def _as_measured(qualname: str, decision: Decision, gb_id: str | None) -> Decision:
@@ -538,8 +646,17 @@ def _from_file_rules(qualname: str, module: str) -> Decision:
 
 # ---------------------------------------------------------------- Tensor methods
 
-# TensorVariable.call_method handlers that break (measured on torch 2.13).
-_DYNAMIC_SHAPE_METHODS = frozenset({"nonzero", "unique", "masked_select", "unique_consecutive", "repeat_interleave"})
+# Ops whose output shape depends on the data: aten ops tagged `dynamic_output_shape` (nonzero,
+# argwhere, masked_select, _unique2, unique_consecutive, bincount, repeat_interleave.Tensor,
+# _ctc_loss), as Tensor methods and torch functions; FakeTensor raises DynamicOutputShapeException
+# unless capture_dynamic_output_shape_ops (measured on torch 2.13: "Dynamic shape operator", GB0036;
+# tests/breaks checks the list against the installed torch's op tags).
+DYNAMIC_SHAPE_OPS = frozenset({"nonzero", "argwhere", "masked_select", "unique", "unique_consecutive", "bincount"})
+_DYNAMIC_SHAPE_FUNCTIONS = frozenset({"torch.nn.functional.ctc_loss", "torch.ctc_loss"})
+# repeat_interleave is one only with a tensor of repeats and no output_size (`aten.repeat_interleave.Tensor`);
+# `x.repeat_interleave(2, dim=-1)` is `repeat_interleave.self_int`, whose size Dynamo knows.
+_REPEATS = "repeat_interleave"
+_INTEGER_DTYPES = frozenset({"int64", "int32", "int16", "int8", "uint8", "bool"})
 _UNSUPPORTED_METHODS = {
     "backward": "Unsupported Tensor.backward() call",
     "resize_": "Unsupported Tensor.resize_() call",
@@ -558,29 +675,23 @@ _SOMETIMES = {
 }
 
 
-def decide_tensor_method(name: str, settings: DynamoSettings) -> Decision:
-    """`tensor.<name>(...)` in traced code."""
+def decide_tensor_method(name: str, settings: DynamoSettings, arguments: Arguments = NO_ARGUMENTS,
+                         dtype: str | None = None) -> Decision:
+    """`tensor.<name>(...)` in traced code; `dtype` the receiver's when the walk knows it."""
     vt = "TensorVariable"
     if name == "item":
         if settings.capture_scalar_outputs:
             return Decision(GRAPH_NODE, vt, reason="capture_scalar_outputs: .item() becomes an unbacked SymInt/SymFloat")
         return _break(ITEM, vt, "`Tensor.item()` with config.capture_scalar_outputs=False")
     if name == "tolist":
-        if settings.capture_scalar_outputs:
-            return Decision(GRAPH_NODE, vt, reason="capture_scalar_outputs: .tolist() of an integer tensor is traced",
-                            confidence="medium")
-        # the dtype is rarely known statically: float tensors (the default dtype) are the common case;
-        # an integer tensor breaks on its first element instead ("Data dependent operator")
-        return _break("Tensor.tolist() with non-integer tensor", vt,
-                      "Dynamo does not trace `tolist()` on non-integer tensors; on an integer tensor it "
-                      "reads the values (Data dependent operator)", confidence="medium")
+        return _tolist(settings, dtype)
     if name == "numpy":
         if settings.trace_numpy:
             return Decision(GRAPH_NODE, "NumpyNdarrayVariable", reason="trace_numpy: the ndarray is traced as a tensor")
         return _break(NUMPY_OFF, vt, "`Tensor.numpy()` with config.trace_numpy=False")
-    if name in _DYNAMIC_SHAPE_METHODS and not settings.capture_dynamic_output_shape_ops:
-        return _break(DYNAMIC_SHAPE_OP, vt, f"`Tensor.{name}()`'s output shape depends on the tensor's data "
-                      "(capture_dynamic_output_shape_ops=False)")
+    dynamic = _dynamic_shape(name, arguments, settings)
+    if dynamic is not None:
+        return dynamic
     if name in _UNSUPPORTED_METHODS:
         return _break(_UNSUPPORTED_METHODS[name], vt, f"Dynamo does not trace `Tensor.{name}()`")
     if name == "data_ptr":  # comparing two of them breaks unless Dynamo proves them equal (GB5976)
@@ -593,11 +704,62 @@ def decide_tensor_method(name: str, settings: DynamoSettings) -> Decision:
     return Decision(UNKNOWN, vt, reason=f"`{name}` is not a torch.Tensor method", confidence="low")
 
 
+def _tolist(settings: DynamoSettings, dtype: str | None) -> Decision:
+    """`Tensor.tolist()`: on an integer tensor each element is an `.item()` ("Data dependent operator"
+    unless capture_scalar_outputs), on any other Dynamo refuses (measured). A dtype the walk does not
+    know is most often the default float one."""
+    vt = "TensorVariable"
+    if dtype in _INTEGER_DTYPES:
+        if settings.capture_scalar_outputs:
+            return Decision(GRAPH_NODE, vt, reason="capture_scalar_outputs: each element an unbacked SymInt")
+        return _break(DATA_DEPENDENT_OP, vt, f"`tolist()` of a {dtype} tensor reads each element's value "
+                      "(aten._local_scalar_dense)")
+    if dtype is not None:
+        return _break("Tensor.tolist() with non-integer tensor", vt,
+                      f"Dynamo does not trace `tolist()` on a {dtype} tensor")
+    if settings.capture_scalar_outputs:
+        return Decision(GRAPH_NODE, vt, reason="capture_scalar_outputs: .tolist() of an integer tensor is traced",
+                        confidence="medium")
+    return _break("Tensor.tolist() with non-integer tensor", vt,
+                  "Dynamo does not trace `tolist()` on non-integer tensors; on an integer tensor it "
+                  "reads the values (Data dependent operator)", confidence="medium")
+
+
+def _dynamic_shape(name: str, arguments: Arguments, settings: DynamoSettings) -> Decision | None:
+    """The op `name` (a Tensor method's name, its arguments without the receiver) when its output shape
+    depends on the data; None for any other op."""
+    if name == _REPEATS:
+        repeats = arguments.kind(0, "repeats")
+        if repeats != TENSOR or arguments.kind(None, "output_size") is not None:
+            return None
+    elif name not in DYNAMIC_SHAPE_OPS:
+        return None
+    if settings.capture_dynamic_output_shape_ops:
+        return Decision(GRAPH_NODE, "TensorVariable",
+                        reason=f"capture_dynamic_output_shape_ops: `{name}`'s size is an unbacked SymInt")
+    return _break(DYNAMIC_SHAPE_OP, "TensorVariable", f"`{name}()`'s output shape depends on the tensor's data "
+                  "(capture_dynamic_output_shape_ops=False)")
+
+
 def decide_data_ptr_compare(settings: DynamoSettings) -> Decision:
     """`a.data_ptr() == b.data_ptr()`: Dynamo cannot compare two DataPtrVariables
     it has not proven to be the same tensor's (measured: GB5976 when they differ)."""
     return _break(DATA_PTR_COMPARE, "DataPtrVariable", "comparing the data pointers of two tensors needs their "
                   "storage, which tracing with FakeTensors does not have", confidence="medium")
+
+
+def decide_tensor_index(container: str, settings: DynamoSettings) -> Decision:
+    """`items[k]` of a list or tuple, or `w[k]` of a tensor, with `k` a 0-d integer tensor (`x.argmax()`):
+    the index is the tensor's value. A list reads it with `.item()` ("Unsupported Tensor.item() call",
+    GB0124), a tensor with aten._local_scalar_dense ("Data dependent operator", GB0033), unless
+    capture_scalar_outputs makes it an unbacked SymInt (measured on torch 2.13)."""
+    if settings.capture_scalar_outputs:
+        return Decision(GRAPH_NODE, "TensorVariable", reason="capture_scalar_outputs: the index is an unbacked SymInt")
+    if container == "TensorVariable":
+        return _break(DATA_DEPENDENT_OP, "TensorVariable", "indexing a tensor with a 0-d tensor reads the index's "
+                      "value (aten._local_scalar_dense)")
+    return _break(ITEM, "TensorVariable", f"indexing a {container} with a tensor reads the index's value with "
+                  "`Tensor.item()`")
 
 
 def decide_where_of_condition(settings: DynamoSettings) -> Decision:

@@ -29,6 +29,7 @@ BUILTIN_NAMES = frozenset({
     "enumerate", "zip", "reversed", "list", "tuple", "sorted", "getattr", "setattr", "hasattr", "exec", "eval",
     "globals", "vars", "input", "open", "id", "hash", "type", "super", "all", "any", "map", "filter", "iter", "next",
     "dict", "set", "frozenset", "repr", "format", "divmod", "pow", "callable", "issubclass", "object",
+    "chr", "ord", "hex", "oct", "bin", "bytes", "complex",
 })
 # Builtins whose result on known constants the walk can compute.
 PURE_BUILTINS = {"int": int, "float": float, "bool": bool, "str": str, "abs": abs, "min": min, "max": max,

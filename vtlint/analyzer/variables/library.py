@@ -14,6 +14,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.bounds import ITEMS, TooLarge, checked, described, fits
 from vtlint.analyzer.sources import AttrSource, LocalSource, Source, attr_source, item_source
 from vtlint.analyzer.values import Value
+from vtlint.analyzer.variables.arguments import arguments_of
 from vtlint.analyzer.variables.command_line import PARSER_CLASSES, new_parser
 from vtlint.analyzer.variables.config_text import PARSERS, parse_config_text
 from vtlint.analyzer.variables.data import DATASETS, LOADERS, dataset, loader
@@ -68,7 +69,7 @@ CONSTANT_FOLD = {
     "torch.distributed.is_initialized": "bool", "torch.distributed.get_rank": "int",
     "torch.distributed.get_world_size": "int", "torch.get_default_dtype": None, "torch.promote_types": None,
     "torch.accelerator.is_available": "bool", "torch._C._is_any_autocast_enabled": "bool",
-    "torch.is_grad_enabled": "bool", "torch.is_inference_mode_enabled": "bool", "torch.is_tensor": "bool",
+    "torch.is_grad_enabled": "bool", "torch.is_tensor": "bool",
     "torch.overrides.has_torch_function": "bool", "torch.overrides.has_torch_function_unary": "bool",
     "torch.overrides.has_torch_function_variadic": "bool",
     "Tensor.is_floating_point": "bool", "Tensor.is_complex": "bool", "Tensor.is_contiguous": "bool",
@@ -291,10 +292,12 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
     if name == "torch.where" and len(args) == 1 and not kwargs:  # the condition alone: nonzero
         decision = breaks.decide_where_of_condition(tx.settings)
     elif receiver is not None and receiver.kind == V.TENSOR:
-        decision = breaks.decide_tensor_method(name.removeprefix("Tensor."), tx.settings)
-    else:
+        decision = breaks.decide_tensor_method(name.removeprefix("Tensor."), tx.settings, arguments_of(args, kwargs),
+                                               receiver.pytype)
+    else:  # eager code makes what it calls (`torch.randn(3, requires_grad=True)`): only the name decides
         tensors = any(a.kind == V.TENSOR for a in [*args, *kwargs.values()])
-        decision = breaks.decide_function(name, tx.settings, tensor_args=tensors)
+        decision = breaks.decide_function(name, tx.settings, tensor_args=tensors,
+                                          arguments=None if tx.eager else arguments_of(args, kwargs))
     if decision.action == "graph-break" and tx.eager and (made := data_dependent(name, receiver, args)) is not None:
         return made  # eager code: the indices the data picks, of a size only it knows
     if decision.action == "graph-break" and tx.eager and name.rpartition(".")[2] in SCALAR_READS:

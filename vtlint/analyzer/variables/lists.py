@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, overload
 
+from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
 from vtlint.analyzer.bounds import ITEMS, MAX_ITEMS, length
 from vtlint.analyzer.builder import VariableBuilder
@@ -48,6 +49,11 @@ class BaseListVariable(Value):
         tx.length_check(self, act, node)
         self._realize_whole(tx, act, node)
         tx.use(index, act, node)
+        if index.kind == V.TENSOR and not tx.eager:
+            decision = breaks.decide_tensor_index(self.kind, tx.settings)
+            if decision.breaks:
+                tx.graph_break(act, node, decision, "index by a tensor")
+            return V.unknown()
         if index.kind == V.CONST and isinstance(index.value, int) and self.items is not None \
                 and -len(self.items) <= index.value < len(self.items):
             position = index.value % len(self.items)

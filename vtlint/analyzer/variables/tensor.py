@@ -83,6 +83,12 @@ class TensorVariable(Value):
                 tx.graph_break(act, node, decision, "boolean mask")  # the indexing runs eagerly
                 rest = self.items[len(index.items):] if self.items is not None and index.items is not None else None
                 return tensor([data_dependent_size(), *rest] if rest is not None else None, self.pytype)
+        if index.kind == V.TENSOR and index.items == [] and (index.pytype or "int64").startswith(("int", "uint")) \
+                and not tx.eager:
+            decision = breaks.decide_tensor_index(self.kind, tx.settings)
+            if decision.breaks:
+                tx.graph_break(act, node, decision, "index by a 0-d tensor")  # the indexing runs eagerly
+                return Value(V.TENSOR)
         tx.frame.graph_ops += 1
         if tx.eager and self.items:
             return tensor(indexed(self, index), self.pytype)
@@ -119,6 +125,7 @@ _SAME_SHAPE = frozenset({f"{module}.{op}" for module in ("torch", "torch.nn.func
 _ELEMENTWISE_METHODS = _ELEMENTWISE | {"clamp_min", "clamp_max", "flip", "sin", "cos", "pow", "mul", "add", "sub",
                                        "div", "masked_fill", "where", "nan_to_num"}
 _REDUCTIONS = frozenset({"mean", "sum", "std", "var", "amax", "amin", "prod", "logsumexp"})
+_FULL_REDUCTIONS = _REDUCTIONS | {"argmax", "argmin", "max", "min", "norm"}
 # Tensor methods that convert to a dtype (`x.half()`), named as the dtype's alias is.
 # Methods whose result rearranges the receiver's sizes, and `new_*` factories.
 _REARRANGING = frozenset({"t", "transpose", "swapaxes", "swapdims", "permute", "squeeze", "flatten", "expand",
@@ -217,6 +224,8 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
             return tensor(receiver.items, receiver.pytype)
         if method in ("view", "reshape"):
             return tensor(reshaped(receiver, args), receiver.pytype)
+        if method in _FULL_REDUCTIONS and not args and "dim" not in kwargs:  # `x.argmax()`, `x.sum()`: a 0-d tensor
+            return tensor([], "int64" if method in ("argmax", "argmin") else receiver.pytype)
         if method in _REDUCTIONS:
             return tensor(reduced(receiver, args, kwargs), receiver.pytype)
         if method == "unsqueeze" and args and receiver.items is not None and args[0].known \

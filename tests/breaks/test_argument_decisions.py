@@ -1,0 +1,79 @@
+"""Decisions that read a call's arguments (`breaks.Arguments`): their kinds, constants, dtypes and
+Sources. Each is measured on torch 2.13 by a golden program of tests/golden_breaks."""
+
+from __future__ import annotations
+
+from vtlint.analyzer import breaks
+from vtlint.config import DynamoSettings
+
+S = DynamoSettings()
+T, C = breaks.TENSOR, "ConstantVariable"
+
+
+def test_arguments_by_position_or_keyword() -> None:
+    args = breaks.Arguments(kinds=(T, C), keywords=(("dim", C),), constants=((1, 2), ("dim", -1)), dtypes=((0, "int64"),))
+    assert args.kind(0) == T and args.kind(None, "dim") == C and args.kind(2, "output_size") is None
+    assert args.constant(1) == 2 and args.constant(None, "dim") == -1 and args.constant(0) is breaks.ABSENT
+    assert args.dtype(0) == "int64" and len(args) == 3 and args.tensor_among()
+    shifted = args.after_first()
+    assert shifted.kinds == (C,) and shifted.constant(0) == 2 and shifted.dtype(0) is None
+
+
+def test_dynamic_shape_ops_as_methods_and_functions() -> None:
+    for name in ("nonzero", "unique", "masked_select", "argwhere", "bincount", "unique_consecutive"):
+        assert breaks.decide_tensor_method(name, S).gb_id == "GB0036", name
+        assert breaks.decide_function(f"torch.{name}", S, arguments=breaks.Arguments((T,))).gb_id == "GB0036"
+    assert breaks.decide_function("torch.nn.functional.ctc_loss", S, arguments=breaks.Arguments((T,) * 4)).gb_id \
+        == "GB0036"
+    captured = DynamoSettings(capture_dynamic_output_shape_ops=True)
+    assert breaks.decide_tensor_method("unique", captured).action == "graph-node"
+
+
+def test_repeat_interleave_only_with_a_tensor_of_repeats() -> None:
+    assert breaks.decide_tensor_method("repeat_interleave", S, breaks.Arguments((T,))).gb_id == "GB0036"
+    assert not breaks.decide_tensor_method("repeat_interleave", S, breaks.Arguments((C,), (("dim", C),))).breaks
+    with_size = breaks.Arguments((T,), (("output_size", C),))
+    assert not breaks.decide_tensor_method("repeat_interleave", S, with_size).breaks
+    assert breaks.decide_function("torch.repeat_interleave", S, arguments=breaks.Arguments((T, T))).gb_id == "GB0036"
+    assert not breaks.decide_function("torch.repeat_interleave", S, arguments=breaks.Arguments((T, C))).breaks
+
+
+def test_tolist_by_dtype() -> None:
+    assert breaks.decide_tensor_method("tolist", S, dtype="int64").gb_id == "GB0033"
+    assert breaks.decide_tensor_method("tolist", S, dtype="float32").gb_id == "GB0109"
+    assert breaks.decide_tensor_method("tolist", S).confidence == "medium"
+    assert not breaks.decide_tensor_method("tolist", DynamoSettings(capture_scalar_outputs=True), dtype="int64").breaks
+
+
+def test_one_hot_needs_num_classes() -> None:
+    one_hot = "torch.nn.functional.one_hot"
+    assert breaks.decide_function(one_hot, S, arguments=breaks.Arguments((T,))).gb_id == "GB0246"
+    assert breaks.decide_function(one_hot, S, arguments=breaks.Arguments((T, C), constants=((1, -1),))).gb_id \
+        == "GB0246"
+    assert not breaks.decide_function(one_hot, S, arguments=breaks.Arguments((T, C), constants=((1, 4),))).breaks
+    assert not breaks.decide_function(one_hot, S, arguments=breaks.Arguments((T,), (("num_classes", C),))).breaks
+
+
+def test_parameter_by_its_data() -> None:
+    param = "torch.nn.Parameter"
+    assert breaks.decide_function(param, S, arguments=breaks.Arguments((C,))).gb_id == "GB0226"
+    assert breaks.decide_function(param, S, arguments=breaks.Arguments((T,))).gb_id == "GB0264"
+    assert not breaks.decide_function(param, S, arguments=breaks.Arguments((T,), sourced=(0,))).breaks
+    assert breaks.decide_function(param, S, arguments=breaks.Arguments((T, C))).gb_id == "GB0237"
+
+
+def test_creation_with_requires_grad_and_inference_mode_query() -> None:
+    made = breaks.Arguments((C,), (("requires_grad", C),), constants=((0, 2), ("requires_grad", True)))
+    assert breaks.decide_function("torch.ones", S, arguments=made).gb_id == "GB0225"
+    plain = breaks.Arguments((C,), (("requires_grad", C),), constants=((0, 2), ("requires_grad", False)))
+    assert not breaks.decide_function("torch.ones", S, arguments=plain).breaks
+    assert breaks.decide_function("torch.is_inference_mode_enabled", S, arguments=breaks.Arguments()).gb_id == "GB0046"
+
+
+def test_index_by_a_tensor_and_builtins_on_tensors() -> None:
+    assert breaks.decide_tensor_index("TensorVariable", S).gb_id == "GB0033"
+    assert breaks.decide_tensor_index("TupleVariable", S).gb_id == "GB0124"
+    assert not breaks.decide_tensor_index("ListVariable", DynamoSettings(capture_scalar_outputs=True)).breaks
+    for name, gb_id in (("range", "GB0059"), ("pow", "GB0059"), ("sorted", "GB0059"), ("any", "GB0170")):
+        assert breaks.decide_builtin(name, S, tensor_args=True).gb_id == gb_id, name
+    assert not breaks.decide_builtin("max", S, tensor_args=True).breaks
