@@ -64,11 +64,15 @@ class Observation:
         return {e.key for e in self.events}
 
 
-def write_programs(programs: dict[str, str], root: Path) -> None:
+def write_programs(programs: dict[str, str], root: Path, data: dict[str, str] | None = None) -> None:
+    """Each program as `name.py` in `root`, and the data files they read (`data`: relative path -> text)."""
     for name, text in programs.items():
         if not name.isidentifier():
             raise ValueError(f"program name {name!r} must be a Python identifier (it is imported as a module)")
         (root / f"{name}.py").write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    for relative, text in (data or {}).items():
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_text(text, encoding="utf-8")
 
 
 def _run(root: Path, names: list[str], backend: str, timeout: float) -> tuple[dict[str, str | None], str]:
@@ -102,14 +106,14 @@ def _split(facts: TraceFacts, observed: Observed, names: list[str], errors: dict
 
 
 def observe(programs: dict[str, str], *, backend: str = "eager", timeout: float = 600.0,
-            root: Path | None = None) -> dict[str, Observation]:
+            root: Path | None = None, data: dict[str, str] | None = None) -> dict[str, Observation]:
     """Run every program once under the structured trace; events per program.
     `backend="default"` keeps each program's own backend (Inductor: slow)."""
     names = list(programs)
     with tempfile.TemporaryDirectory(prefix="vtlint-oracle-") as scratch:
         base = (root or Path(scratch)).resolve()
         base.mkdir(parents=True, exist_ok=True)
-        write_programs(programs, base)
+        write_programs(programs, base, data)
         errors, output = _run(base, names, backend, timeout)
         facts = parse_trace_dir(base / ".trace")
         if not facts.compiles and any(errors.get(n) not in (None,) for n in names):
@@ -118,7 +122,8 @@ def observe(programs: dict[str, str], *, backend: str = "eager", timeout: float 
         return _split(facts, observed, names, errors)
 
 
-def predict(programs: dict[str, str], *, root: Path | None = None) -> dict[str, list[Event]]:
+def predict(programs: dict[str, str], *, root: Path | None = None,
+            data: dict[str, str] | None = None) -> dict[str, list[Event]]:
     """The static analyzer's predicted events per program (same display paths as observe)."""
     from vtlint.analyzer import analyze
     from vtlint.analyzer.files import discover
@@ -127,7 +132,7 @@ def predict(programs: dict[str, str], *, root: Path | None = None) -> dict[str, 
     with tempfile.TemporaryDirectory(prefix="vtlint-predict-") as scratch:
         base = (root or Path(scratch)).resolve()
         base.mkdir(parents=True, exist_ok=True)
-        write_programs(programs, base)
+        write_programs(programs, base, data)
         config = Config(root=base)
         files = [f for f in discover([base], config).files if f.display[:-3] in programs]
         prediction = analyze(files, config, use_cache=False)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.golden_breaks.golden import break_keys, expectations, predicted_marks, programs, score
+from tests.golden_breaks.golden import break_keys, expectations, graph_count, predicted_marks, programs, score
 from tests.oracle import Observation, observe, predict
 from vtlint.trace import Action
 
@@ -56,6 +56,14 @@ def test_vtlint_predicts_each_mark(name: str, said: dict) -> None:
     missed = {(e.line, gb) for e in expectations(PROGRAMS[name]) if e.missed for gb in e.gb_ids}
     assert got - missed == predicted_marks(PROGRAMS[name]), f"{name}: vtlint predicted {sorted(got)}"
     assert not got & missed, f"{name}: predicted now, drop `missed` from {sorted(got & missed)}"
+
+
+@pytest.mark.parametrize("name", list(PROGRAMS))
+def test_graph_count_is_what_torch_compiles(name: str, seen: dict[str, Observation], said: dict) -> None:
+    """A break's consequences are part of the prediction: the graphs of the frame, its resume functions and
+    the frames torch compiles after a skipped or broken inlined call (a lock entered in a helper breaks the
+    caller at the call; the frame it is written in is skipped)."""
+    assert graph_count(said[name]) == graph_count(seen[name].events)
 
 
 @pytest.mark.parametrize("name", [n for n in PROGRAMS if n.startswith("ok_")])

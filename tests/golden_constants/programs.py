@@ -4764,4 +4764,79 @@ PROGRAMS: dict[str, str] = {
             with torch.no_grad():
                 model(torch.randn(5, 8))
     """,
+    "data_file_config": """
+        import json
+        import os
+
+        import torch
+
+        # the script's data file, read where it runs (the project root): its values are the graph's constants
+        with open(os.path.join("golden_data", "scale.json"), encoding="utf-8") as f:
+            CFG = json.load(f)
+        SCALE = CFG["scale"] if os.path.isfile("golden_data/scale.json") else 0
+        MISSING = 1 if os.path.exists("golden_data/absent.json") else 2
+
+
+        @torch.compile
+        def f(x):
+            return x * SCALE + CFG["shift"] + MISSING
+
+
+        def run():
+            f(torch.ones(3))
+    """,
+    "set_constants": """
+        import torch
+
+        KINDS = {"relu", "gelu"}
+        seen = set()
+        seen.add("a")
+        seen.update(["b", "c"])
+        seen.discard("c")
+        FROZEN = frozenset(["a", "b"])
+        UNION = (seen | {"z"}) - {"b"}
+
+
+        @torch.compile
+        def f(x, act):
+            # a set from outside is a SetVariable guarded whole (EQUALS_MATCH), a frozenset a FrozensetVariable
+            if act in KINDS:
+                x = x + 1
+            if "gelu" in {"gelu", "tanh"}:
+                x = x * 2
+            return x * len(seen) + len(UNION) + (seen == FROZEN)
+
+
+        def run():
+            f(torch.ones(2), "relu")
+    """,
+    "recursive_config_decode": """
+        import torch
+
+
+        def decode(obj):
+            # run at import: recursion over nested data goes as deep as the data
+            if isinstance(obj, dict):
+                if set(obj.keys()) == {"__float__"}:
+                    return float("inf")
+                return {k: decode(v) for k, v in obj.items()}
+            if isinstance(obj, list):
+                return [decode(v) for v in obj]
+            return obj
+
+
+        CFG = decode({"n": 3, "sub": {"m": 2, "ks": [4, 5]}})
+
+
+        @torch.compile
+        def f(x):
+            return x * CFG["n"] + CFG["sub"]["m"] + CFG["sub"]["ks"][1]
+
+
+        def run():
+            f(torch.ones(2))
+    """,
 }
+
+# The data files the programs read, written beside them (relative path -> text).
+DATA: dict[str, str] = {"golden_data/scale.json": '{"scale": 3, "shift": 2}\n'}

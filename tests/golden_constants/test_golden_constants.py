@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.golden_constants.agreement import KINDS, keys, render, tally
-from tests.golden_constants.programs import PROGRAMS
+from tests.golden_constants.programs import DATA, PROGRAMS
 from tests.oracle import Observation, observe, predict
 from vtlint.trace import Action, Event
 
@@ -21,12 +21,12 @@ DIVERGENCES: dict[str, str] = {}
 
 @pytest.fixture(scope="module")
 def observed() -> dict[str, Observation]:
-    return observe(PROGRAMS)
+    return observe(PROGRAMS, data=DATA)
 
 
 @pytest.fixture(scope="module")
 def predicted() -> dict[str, list[Event]]:
-    return predict(PROGRAMS)
+    return predict(PROGRAMS, data=DATA)
 
 
 def test_suite_is_big_enough() -> None:

@@ -23,6 +23,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.bounds import fits
 from vtlint.analyzer.sources import AttrSource, DictKeysSource, Source
 from vtlint.analyzer.values import Value
+from vtlint.analyzer.variables.sets import FROZEN, shown_set
 from vtlint.analyzer.variables.tensor import dtype_of
 from vtlint.config import DynamoSettings
 
@@ -61,6 +62,8 @@ class VariableBuilder:
                          _repr(value), value.confidence)
         if value.kind == V.TUPLE and self.is_constant_tuple(value):
             return self._constant_tuple(value, value.source)
+        if value.kind == V.SET:
+            return self._set(value, value.source)
         dtype = dtype_of(value)
         if dtype is not None:  # a torch.dtype is a ConstantVariable: `G['torch'].long == torch.int64`
             text = f"EQUALS_MATCH: {value.source.name()} == torch.{dtype}"
@@ -102,6 +105,15 @@ class VariableBuilder:
         text = f"EQUALS_MATCH: {source.name()} == {shown}" if known else None
         # a TupleVariable of ConstantVariables, guarded as one value
         return Guard(source, V.TUPLE, "EQUALS_MATCH", text, shown, value.confidence if known else "medium",
+                     self._raw(source))
+
+    def _set(self, value: Value, source: Source) -> Guard:
+        """A set from outside (`G['KINDS']`): a SetVariable of its constants, guarded whole (EQUALS_MATCH);
+        its elements shown sorted (Python's order of strings changes from run to run)."""
+        shown = shown_set(value)
+        text = f"EQUALS_MATCH: {source.name()} == {shown}" if shown is not None else None
+        tracker = "FrozensetVariable" if FROZEN in value.attrs else V.SET
+        return Guard(source, tracker, "EQUALS_MATCH", text, shown, value.confidence if shown else "medium",
                      self._raw(source))
 
     def _literal(self, value: Value, source: Source) -> Guard | None:

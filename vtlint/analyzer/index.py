@@ -170,7 +170,7 @@ MAX_MRO = 1024  # classes in one class's chain of bases (a real one has a few; 1
 
 class Project:
     def __init__(self, summaries: list[ModuleSummary], texts: dict[str, str], chunks: ChunkCache | None = None,
-                 edited: frozenset[str] | set[str] = frozenset()) -> None:
+                 edited: frozenset[str] | set[str] = frozenset(), root: Path | None = None) -> None:
         self.summaries = {s.display: s for s in summaries}
         self.texts = texts
         self._mentions: dict[tuple[str, bool], bool] = {}
@@ -196,6 +196,8 @@ class Project:
         self.library_displays: set[str] = set()
         self.library_roots = _library_roots()
         self._roots_key = _roots_key(self.library_roots)
+        self.root = root  # where the scripts run: the data files they read are looked up from here
+        self.data_paths: set[str] = set()  # the data files the eager run asked about (variables/data_files)
 
     def mentions(self, word: str, whole: bool = False) -> bool:
         """Whether any checked file's text contains `word` (a setter it may call: `set_fastpath_enabled`;

@@ -340,7 +340,7 @@ def analyze(
             progress(len(sources), len(sources))
         return prediction
     analysis.summarize(sources, progress)
-    project = Project(analysis.summaries, dict(prediction.texts), chunks, edited)
+    project = Project(analysis.summaries, dict(prediction.texts), chunks, edited, config.root.resolve())
     for parsed in analysis.parsed.values():
         project.adopt(parsed)
     _predict(project, config, prediction, analysis.facts)
@@ -368,9 +368,11 @@ def _stamp(path: str) -> Stamp:
 
 
 def _library_stamps(project: Project) -> tuple[Stamp, ...]:
-    """The installed sources the walk read, and the site-packages folders it looked in (an
-    install or uninstall changes their mtime): a cached walk holds while these are unchanged."""
-    return tuple(map(_stamp, sorted({*project.library_displays, *map(str, project.library_roots)})))
+    """The installed sources the walk read, the site-packages folders it looked in (an install or
+    uninstall changes their mtime) and the data files the scripts read: a cached walk holds while
+    these are unchanged."""
+    return tuple(map(_stamp, sorted({*project.library_displays, *map(str, project.library_roots),
+                                     *project.data_paths})))
 
 
 def _unchanged(stamps: tuple[Stamp, ...]) -> bool:

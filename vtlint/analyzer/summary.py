@@ -155,10 +155,10 @@ def literal(node: cst.BaseExpression, imports: dict[str, str]) -> Value:
         return V.unknown()
     if isinstance(node, cst.BinaryOperation) and type(node.operator) in BINOPS:
         return _folded(node, imports)  # `init_scale=2.0 ** 8`: Python folds it when the def runs
-    if isinstance(node, (cst.List, cst.Tuple)):
+    if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
         if any(not isinstance(e, cst.Element) for e in node.elements):
             return V.unknown()
-        kind = V.LIST if isinstance(node, cst.List) else V.TUPLE
+        kind = V.LIST if isinstance(node, cst.List) else V.TUPLE if isinstance(node, cst.Tuple) else V.SET
         if len(node.elements) > MAX_ITEMS:  # a dataset written out (`DATA = [...]` of 200,000 numbers)
             return V.too_large(None, ITEMS, kind=kind)
         return Value(kind, items=[literal(e.value, imports) for e in node.elements])

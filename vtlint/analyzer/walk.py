@@ -60,6 +60,7 @@ from vtlint.analyzer.summary import (
 )
 from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
+from vtlint.analyzer.variables import data_files, sets
 from vtlint.analyzer.variables.builtin import BUILTIN_NAMES
 from vtlint.analyzer.variables.config_text import PARSERS
 from vtlint.analyzer.variables.dicts import dict_of, set_item
@@ -80,6 +81,7 @@ from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
 from vtlint.trace import Action, Event
 
+EAGER_RECURSION = 8  # calls of one function of the running script active at once (a walk over nested data)
 MAX_DEPTH = 20  # inlining depth: Dynamo stops only at Python's recursion limit; transformers' MoE path nests past 12
 MAX_ACTIVE = 28  # calls active at once, constructions included
 MODULE_FRAME = "<module>"  # the qualname of a script's top level, walked eagerly by the driver
@@ -1215,19 +1217,25 @@ class Walker:
         grad_enabled, autocast = self.grad_enabled, self.autocast
         for item in stmt.items:
             manager = item.item.func if isinstance(item.item, cst.Call) else item.item
-            name = self.lib_name(self.expr(manager, act))
+            callee = self.expr(manager, act)
+            name = self.lib_name(callee)
             given = item.item.args if isinstance(item.item, cst.Call) else ()
             args = [self.expr(arg.value, act) for arg in given if arg.keyword is None]
             kwargs = {arg.keyword.value: self.expr(arg.value, act) for arg in given if arg.keyword is not None}
             if name:
                 decision = breaks.decide_context_manager(name, self.settings)
+                if decision.action == "graph-break" and decision.skips_frame and act.depth > 0:
+                    # entering it fails the frame it is written in; inside an inlined call, the caller
+                    # breaks at that call instead (measured: transformers' `with _hook_installation_lock`)
+                    decision = replace(decision, skips_frame=False)
                 if decision.action == "graph-break":
                     self.graph_break(act, item.item, decision, f"with {name}")
                 # eager code and traced code alike: inside, `torch.is_grad_enabled()` answers the new mode
                 self.grad_enabled = grad_mode_in(name, args, self.grad_enabled)
                 self.autocast = autocast_in(name, args, kwargs, self.autocast)
             if item.asname is not None:
-                self.assign(item.asname.name, V.unknown(), act)
+                opens = self.eager and callee.kind == V.BUILTIN and callee.ref == "open"
+                self.assign(item.asname.name, data_files.opened(self, args, kwargs) if opens else V.unknown(), act)
         try:
             self.block(stmt.body, act)
         finally:
@@ -1592,8 +1600,7 @@ class Walker:
         return self._sequence(V.TUPLE, node.elements, act)
 
     def e_Set(self, node: cst.Set, act: Act) -> Value:
-        self._sequence(V.LIST, node.elements, act)
-        return V.unknown("medium")
+        return sets.set_of(self._sequence(V.LIST, node.elements, act).items)
 
     def _sequence(self, kind: str, elements: Any, act: Act) -> Value:
         """`(a, b)`, `[*xs, n]`. Spreading a sequence of unknown length leaves the length unknown; the
@@ -1643,8 +1650,7 @@ class Walker:
 
     def e_SetComp(self, node: cst.SetComp, act: Act) -> Value:
         self._comprehension_frame(node, "<setcomp>", act)
-        self.comprehension(node.for_in, lambda: self.expr(node.elt, act), act)
-        return V.unknown("medium")
+        return sets.set_of(self.comprehension(node.for_in, lambda: self.expr(node.elt, act), act))
 
     def e_DictComp(self, node: cst.DictComp, act: Act) -> Value:
         self._comprehension_frame(node, "<dictcomp>", act)
@@ -1791,6 +1797,8 @@ class Walker:
                 shape = matmul(left, right) if op is operator.matmul else broadcast(left, right)
             made = Value(V.TENSOR, items=shape, attrs={"requires_grad": flag} if flag is not None else {})
             return with_values(made, elementwise(op, left, right)) if self.eager and op is not None else made
+        if (united := sets.combine(op, left, right)) is not None:
+            return united
         if left.kind == right.kind == V.CONST and (UNSPECIALIZED in left.attrs or UNSPECIALIZED in right.attrs):
             self.graph_break(act, node, breaks.decide_unspecialized_arithmetic(in_root_frame=act.depth == 0),
                              "arithmetic on a replayed number")
@@ -1858,7 +1866,7 @@ class Walker:
                 return contains if isinstance(op, cst.In) or contains.kind != V.CONST or not contains.known \
                     else V.const(not contains.value, confidence=contains.confidence)
             self.use(left, act, node)
-            if right.kind == V.CONST:  # a string searched: its value is guarded
+            if right.kind in (V.CONST, V.SET):  # a string searched, a set from outside: its value is guarded
                 self.use(right, act, node)
             if right.kind in (V.LIST, V.TUPLE):
                 self.length_check(right, act, node)
@@ -1875,6 +1883,12 @@ class Walker:
         self.use(left, act, node)
         self.use(right, act, node)
         fn = _CMPOPS.get(type(op))
+        if (same := sets.compared(fn, left, right)) is not None:
+            return same
+        if left.kind == right.kind == V.CLASS and isinstance(op, (cst.Equal, cst.NotEqual)) \
+                and (one := _identity(left, right)) is not None:
+            # `type(a) != type(b)`, `sub.config.__class__ != self.config.__class__`: classes compare by identity
+            return V.const(one == isinstance(op, cst.Equal))
         if left.kind == right.kind == V.CONST and left.known and right.known and fn is not None:
             return _weakest(V.compute(fn, left.value, right.value), left, right)
         return Value(V.CONST, pytype="bool")
@@ -1940,9 +1954,13 @@ class Walker:
     def _module_objects(self) -> dict[str, Value]:
         """The objects module globals hold now ("display:name"), the instances in the modules whose top
         level the walk ran included: what a compiled call made here finds (`REGISTRY[model] = flags` in
-        a constructor, read back in `forward`)."""
+        a constructor, read back in `forward`). The project's scripts give their data too (`cfg =
+        json.load(f)`, `scale = cfg["scale"]`): values their top level computed, which their text alone
+        does not tell."""
         found = {f"{display}:{name}": value for display, env in self.module_envs.items()
-                 for name, value in env.items() if value.kind == V.OBJECT}
+                 for name, value in env.items()
+                 if value.kind == V.OBJECT or (value.kind in _SCRIPT_DATA and V.TOO_LARGE not in value.attrs
+                                                and not self.project.is_library(display))}
         return found | self.global_objects
 
     def _global_source(self, summary: ModuleSummary, name: str) -> Source:
@@ -2001,6 +2019,9 @@ class Walker:
         """A literal from a summary (module/class level) as the value Dynamo sees at runtime."""
         if lit.kind == V.CONST:
             return lit.with_(source=source)
+        if lit.kind == V.SET:  # `KINDS = {"relu", "gelu"}`: its constants, each once
+            members = [self.materialize(i, summary, None, act) for i in lit.items] if lit.items is not None else None
+            return sets.set_of(members).with_(source=source)
         if lit.kind in (V.LIST, V.TUPLE, V.DICT):
             items = [self.materialize(i, summary, None, act) for i in lit.items] if lit.items is not None else None
             keys = list(lit.keys) if lit.keys is not None else None  # a new object: the summary's stays as written
@@ -2154,7 +2175,11 @@ class Walker:
         key = (parsed.summary.display, func.ref if (func.ref or "").startswith("local:") else qualname)
         # depth of this call chain, and of every call active in the walk (objects built inside
         # calls start chains of their own): the walk's recursion stays bounded
-        if act.depth >= MAX_DEPTH or key in self.inlining or len(self.inlining) >= MAX_ACTIVE:
+        # (the running script's own functions recursing over its data, `decode(v)` of a nested config, go
+        # as deep as the data; elsewhere a recursion the walk sees is mostly its own imprecision)
+        own = self.eager and self.entry == f"{parsed.summary.display}:{MODULE_FRAME}"
+        recursed = self.inlining.count(key) >= (EAGER_RECURSION if own else 1)
+        if act.depth >= MAX_DEPTH or recursed or len(self.inlining) >= MAX_ACTIVE:
             self.notes.append(f"inlining of {qualname} stopped (recursion or depth {MAX_DEPTH})")
             return V.unknown()
         shown = qualname.removesuffix(SETTER)  # a property's setter: its code object is named as the getter
@@ -2438,6 +2463,8 @@ class Walker:
 
 
 _MUTABLE = (V.OBJECT, V.NN_MODULE, V.LIST, V.DICT)
+# the kinds of a script's computed globals a compiled call reads as the script left them
+_SCRIPT_DATA = frozenset({V.CONST, V.LIST, V.TUPLE, V.DICT, V.SET, V.NAMESPACE})
 
 
 def _generated(act: Act) -> Value:
@@ -2623,7 +2650,7 @@ def _membership(key: Value, container: Value, eager: bool = False) -> bool | Non
 def _listed(container: Value, eager: bool = False) -> list[Any] | None:
     """The known constants of a list or tuple written in the frame (not read from outside, unless
     `eager`: Python running outside a trace reads the list as it is)."""
-    if container.kind not in (V.LIST, V.TUPLE) or (container.source is not None and not eager) \
+    if container.kind not in (V.LIST, V.TUPLE, V.SET) or (container.source is not None and not eager) \
             or container.items is None:
         return None
     return [i.value for i in container.items if i.kind == V.CONST and i.known]
@@ -2674,9 +2701,10 @@ def _resourced(value: Value, source: Source | None) -> Value:
 
 def _first_reach(tx: Walker, value: Value, source: Source) -> Value:
     """A module-level object, however it is named (`from .modeling_utils import ALL_ATTENTION_FUNCTIONS`):
-    Dynamo reuses the VariableTracker of the frame's first access, and guards through its Source."""
+    Dynamo reuses the VariableTracker of the frame's first access, and guards through its Source. A
+    script's data computed at its top level is read from its global."""
     if value.kind != V.OBJECT:
-        return value
+        return value if value.source is not None else value.with_(source=source)
     return value.with_(source=tx.object_sources.setdefault(id(value.attrs), source))
 
 

@@ -19,7 +19,7 @@ _FAMILIES = {
     "TensorVariable": "tensor",
     "ConstantVariable": "scalar", "SymNodeVariable": "scalar",
     "ListVariable": "container", "TupleVariable": "container", "ConstDictVariable": "container",
-    "SetVariable": "container", "RangeVariable": "container",
+    "SetVariable": "container", "FrozensetVariable": "container", "RangeVariable": "container",
 }
 
 
@@ -34,10 +34,15 @@ def _same_kind(predicted: Event, seen: Event) -> bool:
 
 
 def _literal(text: str) -> object:
+    """The value a guard prints, as Python reads it (`frozenset({'b', 'a'})` too: the order of a set's
+    elements is not part of its value)."""
+    inner = text.strip()
+    frozen = inner.startswith("frozenset(") and inner.endswith(")")
     try:
-        return ast.literal_eval(text)
-    except (ValueError, SyntaxError, MemoryError, RecursionError):
-        return text.strip()
+        value = ast.literal_eval(inner[len("frozenset("):-1] or "set()" if frozen else inner)
+    except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
+        return inner
+    return frozenset(value) if frozen and isinstance(value, set) else value
 
 
 def _same_value(predicted: Event, seen: Event) -> bool:

@@ -10,15 +10,17 @@ from vtlint.analyzer.variables import (
     command_line,
     constant,
     data,
+    data_files,
     dicts,
     functions,
     library,
     lists,
     nn_module,
+    sets,
     tensor,
     unknown,
     user_defined,
 )
 
-__all__ = ["builtin", "command_line", "constant", "data", "dicts", "functions", "library", "lists", "nn_module", "tensor",
-           "unknown", "user_defined"]
+__all__ = ["builtin", "command_line", "constant", "data", "data_files", "dicts", "functions", "library", "lists",
+           "nn_module", "sets", "tensor", "unknown", "user_defined"]

@@ -12,6 +12,7 @@ from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
 from vtlint.analyzer.bounds import ITEMS
 from vtlint.analyzer.values import Value
+from vtlint.analyzer.variables import data_files, sets
 from vtlint.analyzer.variables.data import DataLoaderVariable, TensorDatasetVariable
 from vtlint.analyzer.variables.dicts import dict_of
 from vtlint.analyzer.variables.lists import NONEMPTY, too_long
@@ -50,6 +51,8 @@ class BuiltinVariable(Value):
         tensors = any(a.kind == V.TENSOR for a in [*args, *kwargs.values()])
         if tx.eager and name in ("int", "float", "bool") and args and args[0].kind == V.TENSOR:
             return V.datum(name)  # eager `float(t)`: a Python number read from the tensor's data
+        if tx.eager and name == "open":
+            return data_files.opened(tx, args, kwargs)  # the script reads a data file: its text
         decision = breaks.decide_builtin(name, tx.settings, tensor_args=tensors)
         if decision.action == "graph-break":
             tx.graph_break(act, node, decision, name)
@@ -74,6 +77,8 @@ class BuiltinVariable(Value):
             return V.const(None)
         if name == "dict":
             return dict_of(args, kwargs)
+        if name in ("set", "frozenset") and len(args) <= 1 and not kwargs:
+            return sets.set_of(tx.iterate(args[0], act, node) if args else [], frozen=name == "frozenset")
         if name in ("getattr", "hasattr") and len(args) >= 2 and args[1].kind == V.CONST and args[1].known \
                 and isinstance(args[1].value, str):
             return _named_attribute(tx, name, args, act, node)
@@ -104,10 +109,11 @@ class BuiltinVariable(Value):
 
 
 _BUILTIN_TYPES: dict[str, type] = {"dict": dict, "list": list, "tuple": tuple, "str": str, "int": int,
-                                    "float": float, "bool": bool, "set": set}
+                                    "float": float, "bool": bool, "set": set,
+                                    "frozenset": frozenset}
 _PYTYPES: dict[str, type] = {name: kind for kind, name in V.SCALAR_TYPES.items()}
 # a class object is a `type`, a function a function: never a dict, a tuple or a number
-_CONTAINER_TYPES: dict[str, type] = {V.LIST: list, V.TUPLE: tuple, V.DICT: dict, V.CLASS: type,
+_CONTAINER_TYPES: dict[str, type] = {V.LIST: list, V.TUPLE: tuple, V.DICT: dict, V.SET: set, V.CLASS: type,
                                      V.FUNC: types.FunctionType}
 
 
@@ -151,13 +157,15 @@ def _builtin_isinstance(value: Value, wanted: list[Value]) -> bool | None:
     if value.kind == V.CONST and value.known:
         return isinstance(value.value, types)
     known = _PYTYPES.get(value.pytype or "") if value.kind == V.CONST else _CONTAINER_TYPES.get(value.kind)
+    if value.kind == V.SET and sets.FROZEN in value.attrs:
+        known = frozenset
     return issubclass(known, types) if known is not None else None
 
 
 # torch.Tensor as code names it in `isinstance(x, torch.Tensor)`
 TENSOR_TYPES = frozenset({"torch.Tensor", "torch._tensor.Tensor"})
 # values whose Python type is never a tensor
-_NOT_TENSORS = frozenset({V.CONST, V.LIST, V.TUPLE, V.DICT, V.CLASS, V.FUNC, V.NN_MODULE, V.ENUM, V.RANGE})
+_NOT_TENSORS = frozenset({V.CONST, V.LIST, V.TUPLE, V.DICT, V.SET, V.CLASS, V.FUNC, V.NN_MODULE, V.ENUM, V.RANGE})
 
 
 def _tensor_isinstance(value: Value, wanted: list[Value]) -> bool | None:
@@ -233,12 +241,14 @@ def _any_all(tx: Walker, wanted: bool, iterable: Value, act: Act, node: cst.CSTN
 def _len(tx: Walker, target: Value, act: Act, node: cst.CSTNode) -> Value:
     if V.TOO_LARGE in target.attrs:
         return Value(V.CONST, pytype="int", confidence="medium", attrs=V.carried(target))
+    if target.kind in (V.CONST, V.SET):
+        # `len(s)` of a string (or a set) from outside is constant-folded: EQUALS_MATCH on s
+        tx.use(target, act, node)
     if target.kind == V.CONST:
-        tx.use(target, act, node)  # `len(s)` of a string from outside is constant-folded: EQUALS_MATCH on s
         return V.compute(len, target.value) if target.known else Value(V.CONST, pytype="int")
     if target.kind in (V.LIST, V.TUPLE, V.DICT):
         tx.length_check(target, act, node)
-    if target.kind in (V.LIST, V.TUPLE, V.DICT, V.NN_MODULE) and target.items is not None:
+    if target.kind in (V.LIST, V.TUPLE, V.DICT, V.NN_MODULE, V.SET) and target.items is not None:
         return V.const(len(target.items))  # a ModuleList's length is static, as its children are
     if tx.eager and target.kind == V.TENSOR and target.items and target.items[0].kind == V.CONST:
         return target.items[0]  # `len(x)` of a tensor the program built: its first size

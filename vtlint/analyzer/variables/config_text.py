@@ -1,6 +1,7 @@
 """Configuration text the calling script parses: `yaml.safe_load(CONFIG)` / `json.loads(CONFIG)`
-of a string it holds. Parsing data runs no user code, so the eager run reads the text as the
-program will (nested dicts of hyperparameters that build the model), with the safe loader only.
+of a string it holds, or `json.load(f)` of a data file it opened (variables/data_files). Parsing
+data runs no user code, so the eager run reads the text as the program will (nested dicts of
+hyperparameters that build the model), with the safe loader only.
 The parsed data is followed up to MAX_ITEMS values in all: YAML's aliases share one object
 among many places (an 898-byte "billion laughs" is a billion strings once expanded)."""
 
@@ -13,7 +14,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.bounds import ITEMS, MAX_ITEMS, Allowance, TooLarge
 from vtlint.analyzer.values import Value
 
-PARSERS = frozenset({"json.loads", "yaml.safe_load", "yaml.load", "yaml.full_load"})
+PARSERS = frozenset({"json.loads", "json.load", "yaml.safe_load", "yaml.load", "yaml.full_load"})
 _MAX_TEXT = 200_000  # characters: a configuration, not a dataset
 
 
@@ -22,7 +23,7 @@ def parse_config_text(name: str, text: str) -> Value:
     if len(text) > _MAX_TEXT:
         return V.unknown()
     try:
-        if name == "json.loads":
+        if name.startswith("json."):
             data = json.loads(text)
         else:
             import yaml  # optional: the user's environment may not have it

@@ -14,6 +14,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.bounds import ITEMS, TooLarge, checked, described, fits
 from vtlint.analyzer.sources import AttrSource, LocalSource, Source, attr_source, item_source
 from vtlint.analyzer.values import Value
+from vtlint.analyzer.variables import data_files
 from vtlint.analyzer.variables.arguments import arguments_of
 from vtlint.analyzer.variables.command_line import PARSER_CLASSES, new_parser
 from vtlint.analyzer.variables.config_text import PARSERS, parse_config_text
@@ -279,8 +280,10 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return receiver
     if tx.eager and name in WRAPS_MODULE and args and args[0].kind == V.NN_MODULE:
         return args[0]  # the same module, with a hook or a parametrization added
-    if tx.eager and name in PARSERS and args and args[0].kind == V.CONST and isinstance(args[0].value, str):
-        return parse_config_text(name, args[0].value)
+    if tx.eager and name in PARSERS and args and (text := data_files.text_of(args[0])) is not None:
+        return parse_config_text(name, text)
+    if tx.eager and name in data_files.FUNCTIONS:
+        return data_files.call(tx, name, args)
     if tx.eager and name == "Tensor.tolist" and receiver is not None and receiver.kind == V.TENSOR:
         elements = values_of(receiver)
         if elements is not None:  # `timesteps.tolist()` of a schedule eager code computed: the numbers
