@@ -140,6 +140,11 @@ def read_toml(path: Path, limit: int, max_depth: int = MAX_TOML_DEPTH) -> dict[s
         text = read_bytes(path, limit).decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ValueError(f"not UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})") from None
+    return toml_loads(text, max_depth)
+
+
+def toml_loads(text: str, max_depth: int = MAX_TOML_DEPTH) -> dict[str, Any]:
+    """`tomllib.loads` that refuses input nested deeper than `max_depth`; a ValueError for either."""
     if text.count("[") + text.count("{") > max_depth:
         depth = json_depth(text, _TOML_SKIPPED)
         if depth > max_depth:

@@ -13,6 +13,8 @@ from lsprotocol import types
 from pygls.uris import from_fs_path
 from pygls.workspace import PositionCodec
 
+from vtlint.analyzer.files import MAX_SOURCE_BYTES
+from vtlint.bounded import read_text
 from vtlint.findings import Evidence, Finding, Kind, Level, Location, Related
 from vtlint.report.groups import constants_grouped
 from vtlint.report.suppressions import noqa_edit_text
@@ -115,8 +117,8 @@ class LinesOf:
         if path not in self._cache:
             text = self.buffers.get(path)
             if text is None:
-                try:
-                    text = (self.root / path).read_text(encoding="utf-8", errors="replace")
+                try:  # a regular file of a source's size: a FIFO or device put there since the lint is not read
+                    text = read_text(self.root / path, MAX_SOURCE_BYTES, errors="replace")
                 except OSError:
                     text = ""
             self._cache[path] = text.splitlines(keepends=True)

@@ -6,17 +6,12 @@ A setting of the wrong type (`"severity": [1]`) keeps its default, and says so."
 from __future__ import annotations
 
 import re
-import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
-from vtlint.config import Config, ConfigError, load_config, parse_table
+from vtlint.bounded import read_text, toml_loads
+from vtlint.config import MAX_CONFIG_BYTES, Config, ConfigError, load_config, parse_table, tool_table
 
 DEFAULT_MAX_FILE_CHARS = 1_000_000  # ~25,000 lines: beyond it a file is skipped, not analyzed
 
@@ -144,15 +139,18 @@ def locate_problem(path: Path, message: str) -> ConfigProblem:
         candidate = folder / "pyproject.toml"
         if not candidate.is_file():
             continue
-        try:
-            text = candidate.read_text(encoding="utf-8", errors="replace")
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            at = _TOML_AT.search(str(exc))
-            return ConfigProblem(candidate, int(at.group(1)) - 1 if at else 0, f"invalid TOML: {exc}")
+        try:  # read as load_config read it: a regular file of bounded size, TOML of bounded depth
+            text = read_text(candidate, MAX_CONFIG_BYTES, errors="replace")
+            data = toml_loads(text)
         except OSError as exc:
             return ConfigProblem(candidate, 0, f"cannot read: {exc.strerror}")
-        table = data.get("tool", {}).get("vtlint")
+        except ValueError as exc:  # not TOML, or nested too deep
+            at = _TOML_AT.search(str(exc))
+            return ConfigProblem(candidate, int(at.group(1)) - 1 if at else 0, str(exc))
+        try:
+            table = tool_table(data, candidate).get("vtlint")  # `tool = 5` is this file's problem
+        except ConfigError as exc:
+            return ConfigProblem(candidate, _key_line(text, "tool"), str(exc))
         if table is None:
             continue
         try:
@@ -161,6 +159,11 @@ def locate_problem(path: Path, message: str) -> ConfigProblem:
             return ConfigProblem(candidate, _table_line(text, str(exc)), str(exc))
         return ConfigProblem(candidate, _table_line(text, message), message)
     return ConfigProblem(start / "pyproject.toml", 0, message)
+
+
+def _key_line(text: str, key: str) -> int:
+    """The line assigning a top-level `key`, else the first."""
+    return next((n for n, line in enumerate(text.splitlines()) if re.match(rf"{re.escape(key)}\s*=", line)), 0)
 
 
 def _table_line(text: str, message: str) -> int:
