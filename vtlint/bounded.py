@@ -26,6 +26,9 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 MiB = 1024 * 1024
+# a Python source (the analyzer's, and a file a trace or a finding names): generated modules reach
+# ~10 MB, deep nesting tests ~50 MB; a GB is an attack
+MAX_SOURCE_BYTES = 64 * MiB
 MAX_JSON_DEPTH = 100  # SARIF and facts nest about 12 deep; the structured trace less
 MAX_TOML_DEPTH = 100  # a pyproject.toml nests a handful of tables and arrays
 

@@ -137,3 +137,42 @@ def test_the_folder_budget_stops_reading_and_says_so(trace: Path, monkeypatch: p
     facts = parse_trace_dir(trace, check_version=False)
     assert facts.problems[0].startswith("the trace folder holds more than vtlint reads")
     assert len(facts.compiles) <= 10
+
+
+# a code object's file, named by the trace: read bounded, and only inside the project ------
+
+def test_the_files_a_trace_names_are_read_bounded(tmp_path: Path) -> None:
+    """The files of compiled code objects were read with `Path.read_bytes` and linecache: a trace naming
+    a FIFO hung the run, a link to /dev/zero read without end. Now each is a regular file of a source's
+    size, and a line is shown only from a file of the project."""
+    import threading
+
+    from vtlint.bounded import MAX_SOURCE_BYTES
+    from vtlint.runtime.events import FunctionDef, ProjectFiles
+
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "ok.py").write_text("def f(x):\n    return g(x)\n")
+    os.mkfifo(root / "fifo.py")
+    with (root / "huge.py").open("wb") as sparse:
+        sparse.truncate(MAX_SOURCE_BYTES + 1)
+    (tmp_path / "outside.py").write_text("secret = 1\n")
+    hostile = [str(root / "fifo.py"), str(root / "huge.py"), str(tmp_path / "outside.py")]
+    if Path("/dev/zero").exists():
+        (root / "zero.py").symlink_to("/dev/zero")
+        hostile.append(str(root / "zero.py"))
+    files = ProjectFiles(root)
+    some = FunctionDef("f", "f", 1, 1, 2)
+    read: list[object] = []
+    reader = threading.Thread(daemon=True, target=lambda: read.extend(
+        [files.line(name, 1) for name in hostile] + [files.functions(name) for name in hostile]
+        + [files.free_vars(name, some) for name in hostile] + [files.called_names(name, 1) for name in hostile]))
+    reader.start()
+    reader.join(30)
+    hung = reader.is_alive()
+    if hung:
+        os.close(os.open(root / "fifo.py", os.O_WRONLY | os.O_NONBLOCK))  # let the blocked reader go
+    assert not hung, "a file the trace names blocked the run"
+    assert read == [""] * len(hostile) + [[]] * len(hostile) + [None] * len(hostile) + [set()] * len(hostile)
+    assert files.line(str(root / "ok.py"), 2) == "    return g(x)"
+    assert files.called_names(str(root / "ok.py"), 2) == {"g"}

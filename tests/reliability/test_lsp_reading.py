@@ -15,7 +15,7 @@ import pytest
 
 from tests.lsp.conftest import lsp_session
 from tests.reliability.test_config_values import DEEP
-from vtlint.analyzer.files import MAX_SOURCE_BYTES
+from vtlint.bounded import MAX_SOURCE_BYTES
 from vtlint.config import MAX_CONFIG_BYTES
 from vtlint.lsp import convert
 from vtlint.lsp.settings import EditorSettings, resolve_config

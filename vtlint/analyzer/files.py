@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pathspec
 
-from vtlint.bounded import MiB, kind_of, read_bytes, read_lines
+from vtlint.bounded import MAX_SOURCE_BYTES, MiB, kind_of, read_bytes, read_lines
 from vtlint.config import Config
 from vtlint.findings import Level, Location, Notification
 
-MAX_SOURCE_BYTES = 64 * MiB  # generated modules reach ~10 MB, deep nesting tests ~50 MB; a GB is an attack
 # A .gitignore is a few hundred patterns; pathspec compiles each into a regex and tries them all on
 # every path (5,000 patterns: 0.5 s to compile, 0.7 ms a path), so one far past that is not applied.
 MAX_GITIGNORE_BYTES = 1 * MiB

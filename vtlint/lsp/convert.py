@@ -13,8 +13,7 @@ from lsprotocol import types
 from pygls.uris import from_fs_path
 from pygls.workspace import PositionCodec
 
-from vtlint.analyzer.files import MAX_SOURCE_BYTES
-from vtlint.bounded import read_text
+from vtlint.bounded import MAX_SOURCE_BYTES, read_text
 from vtlint.findings import Evidence, Finding, Kind, Level, Location, Related
 from vtlint.report.groups import constants_grouped
 from vtlint.report.suppressions import noqa_edit_text

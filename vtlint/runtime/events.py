@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import ast
 import importlib.util
-import linecache
 import os
 import re
 import symtable
@@ -17,6 +16,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 
+from vtlint.bounded import MAX_SOURCE_BYTES, read_bytes
 from vtlint.findings import Location, Related
 from vtlint.runtime.structured_trace import (
     Compile,
@@ -238,6 +238,7 @@ class ProjectFiles:
         self._defs: dict[str, list[FunctionDef]] = {}
         self._frees: dict[str, dict[tuple[str, int], tuple[str, ...]]] = {}
         self._calls: dict[str, dict[int, set[str]]] = {}
+        self._lines: dict[str, list[str]] = {}
         self.known = sorted({str(Path(k)) for k in known if self.display(k)})
 
     def display(self, filename: str | None) -> str | None:
@@ -278,6 +279,18 @@ class ProjectFiles:
         if not matches and self.display(str(self.root / tail)) and (self.root / tail).is_file():
             return str(self.root / tail)
         return matches[0] if matches else None
+
+    def line(self, filename: str, number: int) -> str:
+        """Line `number` of a project file the trace names ("" for any other file): read as the
+        analyzer reads sources, not by linecache, which reads a FIFO or /dev/zero without end."""
+        if filename not in self._lines:
+            try:
+                text = importlib.util.decode_source(_read_source(Path(filename))) if self.display(filename) else ""
+            except (OSError, SyntaxError, ValueError):
+                text = ""
+            self._lines[filename] = text.splitlines()
+        lines = self._lines[filename]
+        return lines[number - 1] if 0 < number <= len(lines) else ""
 
     def functions(self, filename: str) -> list[FunctionDef]:
         if filename not in self._defs:
@@ -320,10 +333,15 @@ class ProjectFiles:
                     None)
 
 
+def _read_source(path: Path) -> bytes:
+    """A file a trace names: a regular file of a source's size (a trace is untrusted input)."""
+    return read_bytes(path, MAX_SOURCE_BYTES)
+
+
 def _read_frees(path: Path) -> dict[tuple[str, int], tuple[str, ...]]:
     """(function name, def line) -> its free variables, for every function of the file."""
     try:
-        table = symtable.symtable(importlib.util.decode_source(path.read_bytes()), str(path), "exec")
+        table = symtable.symtable(importlib.util.decode_source(_read_source(path)), str(path), "exec")
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return {}
     found: dict[tuple[str, int], tuple[str, ...]] = {}
@@ -339,7 +357,7 @@ def _read_frees(path: Path) -> dict[tuple[str, int], tuple[str, ...]]:
 def _read_calls(path: Path) -> dict[int, set[str]]:
     """Line -> the plain names called there."""
     try:
-        tree = ast.parse(path.read_bytes(), filename=str(path))
+        tree = ast.parse(_read_source(path), filename=str(path))
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
         return {}
     calls: dict[int, set[str]] = {}
@@ -351,7 +369,7 @@ def _read_calls(path: Path) -> dict[int, set[str]]:
 
 def _read_functions(path: Path) -> list[FunctionDef]:
     try:
-        tree = ast.parse(path.read_bytes(), filename=str(path))
+        tree = ast.parse(_read_source(path), filename=str(path))
     except (OSError, SyntaxError, ValueError):
         return []
     found: list[FunctionDef] = []
@@ -736,7 +754,7 @@ class _Converter:
                 filename, line = place.where
                 display = self.files.display(filename)
                 if display:
-                    span = _read_span(linecache.getline(filename, line), probe)
+                    span = _read_span(self.files.line(filename, line), probe)
                     return Location(display, line, span[0], line, span[1]) if span else Location(display, line)
             probe = _parent_source(probe)
         return None
@@ -768,14 +786,14 @@ class _Converter:
         if not resume or not source.startswith("L['___stack") or not compile.co_filename:
             return {}
         line = int(resume["line"])
-        text = linecache.getline(compile.co_filename, line).strip()
+        text = self.files.line(compile.co_filename, line).strip()
         where = f"computed eagerly at line {line} before the graph break"
         return {"stack_value": f"{where}: `{text}`" if text else where}
 
     def guard_location_of(self, filename: str | None, line: int | None, source: str | None) -> Location | None:
         """A user line a recompile reason names, at the read of `source` when it is there."""
         where = self.location(filename, line)
-        span = _read_span(linecache.getline(filename, where.line), source) if where and filename and source else None
+        span = _read_span(self.files.line(filename, where.line), source) if where and filename and source else None
         return Location(where.path, where.line, span[0], where.line, span[1]) if where and span else where
 
     # RECOMPILE
