@@ -95,3 +95,23 @@ def test_a_hyperparameter_that_changed_is_never_folded() -> None:
     # two values in two compiles, the recompile blamed on another guard
     twice = _hyper("L['self'].drop.p", "0.1", values=["0.1", "0.3"])
     assert _fold([], [twice]) == [("L['self'].drop.p", Evidence.RUNTIME_ONLY, [])]
+
+
+def test_a_break_past_the_one_dynamo_gave_up_the_frame_at_is_not_refuted(tmp_path) -> None:  # noqa: ANN001
+    """Mixtral's eager experts: the loop breaks at the `if` on a tensor row (GB0170) and Dynamo skips the resume
+    frame; the `torch.where` further down the loop, which the static pass named instead, was never traced."""
+    source = tmp_path / "experts.py"
+    source.write_text("def forward(self, hit, mask):\n    for row in hit:\n        if row[0] == 4:\n"
+                      "            continue\n        where = torch.where(mask[row[0]])\n    return hit\n\n\n"
+                      "def other(x):\n    return torch.where(x)\n")
+    entry, frame = f"{source}:forward", "torch_dynamo_resume_in_forward_at_1"
+
+    def brk(line: int, gb_type: str, **detail: object) -> Event:
+        return Event(Action.GRAPH_BREAK, Location(str(source), line), entry, frame=frame, gb_type=gb_type,
+                     detail={"in_loop": True, **detail})
+
+    seen = brk(3, "Data-dependent branching", frame_skipped=True)
+    later, before = brk(5, "Dynamic shape operator"), brk(2, "Dynamic shape operator")
+    elsewhere = brk(10, "Dynamic shape operator")  # another function: its line says nothing of the loop
+    merged = {m.event.location.line: m.evidence for m in merge([later, before, elsewhere], [seen], lambda _e: True)}
+    assert merged == {5: Evidence.PREDICTED, 2: Evidence.REFUTED, 10: Evidence.REFUTED, 3: Evidence.RUNTIME_ONLY}

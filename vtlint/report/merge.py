@@ -13,6 +13,7 @@ import ast
 from collections.abc import Callable, Iterable
 
 from vtlint.findings import Evidence
+from vtlint.report.attribution import function_at
 from vtlint.trace import Action, Event, MergedEvent, callee_name
 
 _FAMILIES = {
@@ -76,6 +77,29 @@ def _own_frames(observed: list[Event]) -> dict[str, Event]:
     return {e.entry: e for e in observed if e.action is Action.FRAME}
 
 
+def _given_up(observed: list[Event]) -> dict[tuple[str, str, str], int]:
+    """(entry, frame, file) -> the first line of a break at which Dynamo gave up on that frame (a loop's
+    break): the run traced nothing of the frame past it."""
+    lines: dict[tuple[str, str, str], int] = {}
+    for event in observed:
+        if event.action is Action.GRAPH_BREAK and event.detail.get("frame_skipped"):
+            key = (event.entry, event.frame, event.location.path)
+            lines[key] = min(lines.get(key, event.location.line), event.location.line)
+    return lines
+
+
+def _past_the_give_up(event: Event, given_up: dict[tuple[str, str, str], int]) -> bool:
+    """A predicted break later in the same function of a frame Dynamo gave up on at an earlier break: the
+    run never traced it, so it neither confirms nor refutes it (the expert loop's `torch.where` after the
+    `if` on a tensor that broke first)."""
+    path, line = event.location.path, event.location.line
+    first = given_up.get((event.entry, event.frame, path))
+    if event.action is not Action.GRAPH_BREAK or first is None or line <= first:
+        return False
+    function = function_at(path, first)
+    return function is not None and function_at(path, line) == function
+
+
 def merge(
     predicted: Iterable[Event],
     observed: Iterable[Event] | None = None,
@@ -92,6 +116,7 @@ def merge(
     for event in seen_events:
         by_key.setdefault(event.key, []).append(event)
     frames = _own_frames(seen_events)
+    given_up = _given_up(seen_events)
     accounted: set[tuple[object, ...]] = set()
     merged: list[MergedEvent] = []
     for event in predicted:
@@ -106,7 +131,7 @@ def merge(
             merged.append(MergedEvent(event, Evidence.CONFIRMED, agreeing))
         elif candidates:
             merged.append(MergedEvent(event, Evidence.REFUTED, candidates[0]))
-        elif exercised(event):
+        elif exercised(event) and not _past_the_give_up(event, given_up):
             merged.append(MergedEvent(event, Evidence.REFUTED))
         else:
             merged.append(MergedEvent(event, Evidence.PREDICTED))
