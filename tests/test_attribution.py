@@ -148,6 +148,27 @@ def test_runtime_facts_of_a_package_frame_are_reported_at_the_call_that_reached_
     assert [(p.location.line, p.message) for p in size.library] == [(15, "TinyBlock.forward")]
 
 
+def test_a_package_frames_compile_count_is_left_out_when_its_recompiles_say_why(site: Path, tmp_path: Path) -> None:
+    """VTL402 of a package's frame counts its wrappers' code objects too: with the recompile's failing guard
+    reported (VTL111) it adds nothing; without one it stays, named by the function the report places."""
+    folder = tmp_path / "module_import"
+    write_script(folder, "module_import")
+    _longer_call(folder)
+    call, again = line_of(folder, "torch.ones(2, 8)"), line_of(folder, "torch.ones(3, 8)")
+    runtime = _runtime(site, call, again)
+    recompiled = {"compiles": 4, "frames": {"wrapper": 2, "forward": 2}, "graph_count": 2,
+                  "reached_at": {"path": "run.py", "line": call}}
+    events = [e.with_(detail={**e.detail, **recompiled}) if e.action is Action.FRAME else e for e in runtime.events]
+    block = f"{model_file(site)}:TinyBlock.forward"
+    explained = [e for e in events if not (e.action is Action.RECOMPILE and e.entry == block)]
+    [frame] = [f for f in check(folder, RuntimeInput(explained, runtime.exercised, summary=runtime.summary)).findings
+               if f.code == "VTL402"]
+    assert frame.entry == block and frame.location == Location("run.py", call)
+    assert frame.message.startswith("`TinyBlock.forward` was compiled 4 times by the harness (wrapper ×2, forward ×2")
+    assert not [f for f in check(folder, RuntimeInput(events, runtime.exercised, summary=runtime.summary)).findings
+                if f.code == "VTL402"]
+
+
 def test_a_package_frame_no_project_call_reaches_is_not_linked(site: Path, tmp_path: Path) -> None:
     folder = tmp_path / "module_import"
     write_script(folder, "module_import")

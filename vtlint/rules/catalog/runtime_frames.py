@@ -4,6 +4,8 @@ limit and now runs eagerly. Views over the runtime's FRAME events."""
 
 from __future__ import annotations
 
+import os
+from dataclasses import replace
 from typing import Any
 
 from vtlint.findings import Finding, Fix, Kind, Level
@@ -119,16 +121,39 @@ value dynamic or a tensor.
 
     threshold = 3
 
+    def fold(self, merged: list[MergedEvent], ctx: RuleContext) -> list[MergedEvent]:
+        """A frame of an installed package whose recompiles the run explains guard by guard (VTL111) adds nothing
+        with its total: that counts every wrapper's code object too (transformers' `can_return_tuple` and
+        `deprecate_kwarg` wrappers compile once per call each), and the user acts on the guards."""
+        explained = {item.event.entry for item in merged
+                     if item.event.action is Action.RECOMPILE and item.observed is not None
+                     and item.observed.detail.get("failing_guard")}
+        return [replace(item, event=item.event.with_(detail={**item.event.detail, EXPLAINED: True}))
+                if item.event.action is Action.FRAME and _installed(item.event.entry) and item.event.entry in explained
+                else item for item in merged]
+
     def applies(self, merged: MergedEvent, ctx: RuleContext) -> bool:
         seen = _seen(merged)
         if seen is None or seen.detail.get("recompile_limit_hit"):
             return False  # VTL401 tells the worse story
+        if merged.event.detail.get(EXPLAINED):
+            return False
         return int(seen.detail.get("compiles", 0)) >= self.threshold
 
     def build(self, merged: MergedEvent, ctx: RuleContext) -> Finding | None:
         seen = _seen(merged)
         assert seen is not None
         detail = seen.detail
-        message = (f"`{seen.entry}` was compiled {detail.get('compiles')} times by the harness "
+        # a package's frame is named by its function: the report adds where it is, beside the project line
+        name = seen.entry.rpartition(":")[2] if _installed(seen.entry) else seen.entry
+        message = (f"`{name}` was compiled {detail.get('compiles')} times by the harness "
                    f"({_frames(detail)}; {_plural(int(detail.get('graph_count', 0)), 'graph')})")
         return _finding(self, merged, seen, message, self.fix.strip())
+
+
+EXPLAINED = "recompiles_explained"  # detail of a package's FRAME event whose recompiles VTL111 reports
+
+
+def _installed(entry: str) -> bool:
+    """An entry of an installed package: named by its file's absolute path (project entries are relative)."""
+    return os.path.isabs(entry.rpartition(":")[0])
