@@ -13,6 +13,7 @@ a loop that resumes comes round to its resume function once per iteration, throu
 
 from __future__ import annotations
 
+import bisect
 import functools
 import operator
 import sys
@@ -387,6 +388,9 @@ class Walker:
         self.stack_depth = 0  # values waiting on the frame's operand stack (a resume function's ___stackN)
         self.handlers = 0  # enclosing `try` blocks with handlers, across inlined calls
         self.in_try = 0  # the frame's own enclosing `try` bodies and handlers: Dynamo cannot resume inside them
+        # the root frame's GET_ITER / FOR_ITER running a user class's `__len__` / `__getitem__`: an
+        # instruction Dynamo cannot resume at, so a break there skips the frame (measured)
+        self.in_iteration = 0
         self.catching: list[frozenset[str]] = []  # what each enclosing `try`'s handlers catch, innermost last
         self.uncertain = 0  # enclosing branches the walk takes without knowing they run
         self.root: tuple[Parsed, cst.FunctionDef] | None = None  # the compiled frame's code, for its bytecode
@@ -506,7 +510,7 @@ class Walker:
         if unbuilt:
             decision = replace(decision, also=(*decision.also, unbuilt))
         detail: dict[str, Any] = {"reason": decision.reason, "what": what}
-        skipped = in_loop or bool(unbuilt) or decision.skips_frame or self.in_try > 0
+        skipped = in_loop or bool(unbuilt) or decision.skips_frame or self.in_try > 0 or self.in_iteration > 0
         partial = decision.partial and act.depth == 0 and not skipped
         if act.depth == 0 and not skipped and not partial:
             line = act.parsed.line(node)
@@ -691,8 +695,7 @@ class Walker:
             # compiled up to the previous resumable state (the start of the statement that broke): what
             # that statement traced is not in the graph, nor guarded (its break is still reported)
             self.frame.graph_ops = self.frame.resumable_ops
-            mark = self.frame.resumable_events
-            self.events[mark:] = [e for e in self.events[mark:] if e.action is not Action.WRAP]
+            self._forget_guards(self.frame.resumable_events)
         except (_LoopBreak, _LoopContinue, _InlinedBreak, _GuessedBreak):
             pass
         last = self.frames[-1]
@@ -719,6 +722,23 @@ class Walker:
         root = self.frames[0]
         compiled = root.compiled and not (returned and len(self.frames) == 1 and not root.graph_ops)
         return WalkResult(self.events, len(graph_frames), len(breaks_seen), graph_frames, skipped, self.notes, compiled)
+
+    def drop_event(self, at: int) -> None:
+        """Forget one recorded event (a call torch does not report); the frames begun after it keep pointing
+        at their first event."""
+        del self.events[at]
+        for frame in self.frames:
+            if frame.first_event > at:
+                frame.first_event -= 1
+
+    def _forget_guards(self, start: int) -> None:
+        """Drop the guards recorded from event `start` on (a trace Dynamo restarted or cut short); the frames
+        begun since (resume functions of a loop's earlier iterations) keep pointing at their first event."""
+        kept = [at for at in range(start, len(self.events)) if self.events[at].action is not Action.WRAP]
+        for frame in self.frames:
+            if frame.first_event > start:
+                frame.first_event = start + bisect.bisect_left(kept, frame.first_event)
+        self.events[start:] = [self.events[at] for at in kept]
 
     def _loop_head_lines(self, act: Act, frame: Frame, end: int) -> None:
         """A resume function inside a loop reaches the code before its resume point through the loop's
@@ -1098,8 +1118,10 @@ class Walker:
         act.loops += 1
         try:
             if elements is None:  # iterations unknown: the body may not run at all
-                element = iterable.attrs.get("element") if iterable.kind == V.LIST else None
-                # each iteration's element, of a known type (`for t in timesteps.tolist()`)
+                element = iterable.attrs.get("element") if iterable.kind == V.LIST else \
+                    _row(iterable) if iterable.kind == V.TENSOR else None
+                # each iteration's element, of a known type (`for t in timesteps.tolist()`; a row of a tensor
+                # whose first size only the data decides: `for expert_idx in expert_hit`)
                 name = stmt.target.value if isinstance(stmt.target, cst.Name) else "item"
                 self.assign(stmt.target, element.with_(ref=f"loop:{name}") if element is not None else V.unknown(),
                             act)
@@ -2236,7 +2258,7 @@ class Walker:
             # Dynamo restarts the frame's analysis and traces the call as a break, not inlined: the
             # guards the failed attempt installed are gone with it. The call runs eagerly and the
             # rest of the statement (`self.block(x) + self.bias`) is the resume function's
-            self.events[attempt:] = [e for e in self.events[attempt:] if e.action is not Action.WRAP]
+            self._forget_guards(attempt)
             self.frame.graph_ops, self.frame.guarded = ops, guarded
             for value in passed:
                 # the arguments are rebuilt for the eager call: a frame input among them is guarded by
@@ -2681,13 +2703,18 @@ def _cells(act: Act) -> dict[str, Value]:
     return act.env if not act.closure else ChainMap(act.env, act.closure)  # type: ignore[return-value]
 
 
+def _row(value: Value) -> Value:
+    """One row of a tensor: its sizes after the first."""
+    return tensor(list(value.items[1:]) if value.items else None, value.pytype)
+
+
 def _rows(value: Value, tx: Walker) -> list[Value] | None:
     """`for row in x` in traced code: Dynamo unrolls the rows of the static first size (the TENSOR_MATCH
     guards it); None when the size is dynamic or not known."""
     sizes = known_sizes(value, tx)
     if not sizes or not sizes[0].known or not isinstance(sizes[0].value, int) or not 0 < sizes[0].value <= MAX_UNROLL:
         return None
-    return [tensor(list(value.items[1:]) if value.items else None, value.pytype) for _ in range(sizes[0].value)]
+    return [_row(value) for _ in range(sizes[0].value)]
 
 
 def _resourced(value: Value, source: Source | None) -> Value:

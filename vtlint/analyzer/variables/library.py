@@ -312,6 +312,11 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
             tx.use(value, act, node)
         frame = tx.frame
         tx.graph_break(act, node, decision, name)
+        if tx.frame is not frame and (made := data_dependent(name, receiver, args)) is not None:
+            # the op ran eagerly; the resume function receives its result on the stack: a tensor input
+            # of the size the data gave (`for expert_idx in expert_hit` then goes over its rows)
+            stacked = LocalSource(f"___stack{tx.stack_depth}")
+            return made.with_(source=stacked) if made.kind == V.TENSOR else made
         if tx.frame is not frame and name.rpartition(".")[2] in SCALAR_READS:
             # the call ran eagerly before the resume function, which receives its result on the
             # stack: a Python number Dynamo guards there by value (`___stack0 == 1.96`)

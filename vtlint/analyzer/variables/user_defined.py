@@ -236,7 +236,7 @@ class UserDefinedObjectVariable(Value):
             result = tx.call_user(getter, [], {}, act, node)  # type: ignore[arg-type]
             if self.custom_getattribute_of(tx) and mark < len(tx.events) and tx.events[mark].action is Action.INLINE:
                 # read through the class's `__getattribute__`: the getter runs inside it, not at this line
-                del tx.events[mark]
+                tx.drop_event(mark)
             return result
         found = self.instance_attr(tx, name)
         if name == "param_groups" and not tx.eager and act is not None and node is not None \
@@ -258,17 +258,23 @@ class UserDefinedObjectVariable(Value):
         found = tx.project.klass(self.ref or "")
         if found is None or not _iterates_by_index(tx.project, *found):
             return None
-        length = self._silent_dunder(tx, "__len__", [], act, node)
-        if length is None or length.kind != V.CONST or not isinstance(length.value, int) or not 0 <= length.value <= 64:
-            return None
-        return [self._silent_dunder(tx, "__getitem__", [V.const(i)], act, node) or V.unknown()
-                for i in range(length.value)]
+        root = act.depth == 0 and not tx.eager
+        tx.in_iteration += root
+        try:
+            length = self._silent_dunder(tx, "__len__", [], act, node)
+            if length is None or length.kind != V.CONST or not isinstance(length.value, int) \
+                    or not 0 <= length.value <= 64:
+                return None
+            return [self._silent_dunder(tx, "__getitem__", [V.const(i)], act, node) or V.unknown()
+                    for i in range(length.value)]
+        finally:
+            tx.in_iteration -= root
 
     def _silent_dunder(self, tx: Walker, name: str, args: list[Value], act: Act, node: cst.CSTNode) -> Value | None:
         mark = len(tx.events)
         result = self.call_dunder(tx, name, args, {}, act, node)
         if mark < len(tx.events) and tx.events[mark].action is Action.INLINE:
-            del tx.events[mark]  # the iterator's own call: not one torch reports
+            tx.drop_event(mark)  # the iterator's own call: not one torch reports
         return result
 
     def call_dunder(self, tx: Walker, name: str, args: list[Value], kwargs: dict[str, Value], act: Act,
