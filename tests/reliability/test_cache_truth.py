@@ -1,8 +1,8 @@
 """The cache can only speed a run up, never change its result (issue 35, item 4): a
 walk cached for one set of files is never replayed for a set with unreadable files
 in it, a cached walk never replaces the run's own problems, and every input of the
-reliability corpus gives byte-identical reports cold, partly warm, warm and with
---no-cache. The walk also depends on what it reads outside the checked files (the
+reliability corpus (the broken sources and the sandbox's denial-of-service inputs) gives
+byte-identical reports cold, partly warm, warm and with --no-cache. The walk also depends on what it reads outside the checked files (the
 installed packages' sources, the trace_rules snapshot): a change there is a miss."""
 
 from __future__ import annotations
@@ -15,15 +15,18 @@ import pytest
 from click.testing import CliRunner
 
 from reliability.corpus import CASES, GOOD
+from tests.reliability.test_sandbox import BOMBS
 from vtlint.analyzer import project as project_module
 from vtlint.analyzer.files import MAX_SOURCE_BYTES
 from vtlint.cli import main
 
 # The corpus of broken sources, plus what item 4 was found with: a file over the size limit
-# (sparse) and a UTF-16 byte-order mark, each an unreadable file (VTL002) with no walk of its own.
+# (sparse) and a UTF-16 byte-order mark, each an unreadable file (VTL002) with no walk of its own;
+# and the sandbox's denial-of-service inputs, whose walks stop at a bound and say so in a note.
 INPUTS: dict[str, bytes | int] = {case.name: case.data for case in CASES}
 INPUTS["too_large_sparse"] = MAX_SOURCE_BYTES + 1
 INPUTS["utf16_bom_junk"] = b"\xff\xfe bad"
+INPUTS.update({f"sandbox_{bomb.name}": bomb.source.encode() for bomb in BOMBS})
 
 
 @pytest.fixture

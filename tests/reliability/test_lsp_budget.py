@@ -1,12 +1,13 @@
-"""The language server under the analyzer's budgets (issue 35, items 1, 11 and 12): a lint
+"""The language server under the analyzer's budgets (issue 35, items 1, 3, 11 and 12): a lint
 is cancelled by the next edit of a file it covers and by another file's lint (which goes
 first), one slow file never holds the others' diagnostics back, `exit` ends the server
 while a lint runs (after `shutdown` and without it, in an untrusted workspace: Restricted
 Mode), a hover right after opening a file answers from its findings, settings of the
-wrong type are a message naming the setting, and a buffer whose file is a device is not
-a project. The slow lint is a 580 KB module (8,000 functions: 6 s or more of parsing, entry
-scan and walks here), under the editor's 1,000,000-character budget and the analyzer's
-250,000-token parse limit (a file past that is refused at once, which would not be slow)."""
+wrong type are a message naming the setting, a buffer whose file is a device is not
+a project, and an expression too deep to analyze is the file's diagnostic. The slow lint
+is a 580 KB module (8,000 functions: 6 s or more of parsing, entry scan and walks here),
+under the editor's 1,000,000-character budget and the analyzer's 250,000-token parse
+limit (a file past that is refused at once, which would not be slow)."""
 
 from __future__ import annotations
 
@@ -154,3 +155,18 @@ async def test_a_buffer_whose_file_is_a_device_makes_no_project(tmp_path: Path) 
         assert status["projects"] == []
         other = s.open("mod.py", BROKEN)
         assert [d.code for d in await s.wait_diagnostics(other)] == ["VTL001"]
+
+
+@pytest.mark.asyncio
+async def test_a_deep_expression_is_a_diagnostic_not_an_error_in_server(tmp_path: Path) -> None:
+    """Item 3: a 2,000-term sum and a 5,000-term `and` chain in `__main__` were "Error in server:
+    RecursionError"; each is now the file's VTL001 saying why it is not analyzed."""
+    deep = {b.name: b.source for b in BOMBS if b.name in ("sum_of_2000_terms", "and_of_5000_terms")}
+    async with lsp_session(tmp_path) as s:
+        for name, source in deep.items():
+            [diag] = await s.wait_diagnostics(s.open(f"{name}.py", source), timeout=QUICK_S)
+            assert diag.code == "VTL001" and "too complex" in diag.message, diag
+        other = s.open("other.py", BROKEN)
+        assert [d.code for d in await s.wait_diagnostics(other, timeout=QUICK_S)] == ["VTL001"]
+        said = [m.message for m in [*s.client.messages, *s.client.log_messages]]
+        assert not any("Error in server" in m or "Traceback" in m for m in said), said
