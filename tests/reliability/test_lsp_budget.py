@@ -12,7 +12,6 @@ limit (a file past that is refused at once, which would not be slow)."""
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from pathlib import Path
 
@@ -109,10 +108,11 @@ SEED = Path(__file__).resolve().parents[2] / "examples" / "seed.py"
 
 
 @pytest.mark.asyncio
-async def test_a_hover_right_after_opening_answers_from_the_findings(tmp_path: Path) -> None:
+async def test_a_hover_right_after_opening_answers_from_the_findings(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     """Item 12: the first hover after opening a file came back empty, though its diagnostics were
     on their way: a hover now waits for the lint under way of its document."""
-    os.environ["VTLINT_CACHE_DIR"] = str(tmp_path / "cache")  # cold, as a first open is
+    monkeypatch.setenv("VTLINT_CACHE_DIR", str(tmp_path / "cache"))  # cold, as a first open is
     text = SEED.read_text(encoding="utf-8")
     line = next(i for i, t in enumerate(text.splitlines()) if t.strip() == "return y * n + items[0] + cfg.scale")
     on_n = types.Position(line, text.splitlines()[line].index("* n") + 2)
