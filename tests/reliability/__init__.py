@@ -29,9 +29,9 @@ it as part of `make test`). What it covers, by count of cases:
   a second initialize (test_lsp_fuzz.py); the abstract interpreter's 23 denial-of-service
   inputs (values grown without bound in a script's `__main__` and in compiled code, ranges of
   10**12, string blow-ups, a YAML alias bomb, 2,000-term sums and 5,000-term `and` chains),
-  each run in a child under 2 s of CPU and 500 MB, plus 8 tests of how they are noted and
-  cut (a 1,000-deep nn.Module class chain, a 20,000-element literal, a 10,000-term chain
-  LibCST cannot parse) (test_sandbox.py).
+  each run in a child under 2 s of CPU and 500 MB, plus 9 tests of how they are noted and
+  cut (a 1,000-deep nn.Module class chain, a 20,000-element literal, the 200,000-element one
+  refused at the token bound, a 10,000-term chain LibCST cannot parse) (test_sandbox.py).
 - Faults (about 45): a harness killed, flooding or writing junk, a full disk
   (test_faults.py); a harness's child left running after it exits, vtlint stopped by
   SIGTERM or SIGINT mid-harness, a harness ignoring SIGTERM past its timeout, a parent

@@ -210,6 +210,16 @@ def test_a_list_literal_past_the_bound_is_noted_not_followed(tmp_path: Path) -> 
     assert "== 20000" not in (length.guard or "")  # its length is not known, so not printed
 
 
+def test_the_200000_element_list_literal_is_refused_within_budget(tmp_path: Path) -> None:
+    """Item 11's reproduction itself (16.6 s and 1.2 GB): 400,000 tokens, past the parse's token bound,
+    so the file is counted (streaming, without a tree) and given up with a warning, not parsed."""
+    source = ("import torch\n\nDATA = [" + ", ".join(map(str, range(200_000))) + "]\n\n\n"
+              "@torch.compile\ndef g(x):\n    return x + DATA[5]\n\n\ng(torch.ones(2))\n")
+    found, rss_mb = _analyze_alone(tmp_path, "data", source)
+    assert found["seconds"] < MAX_SECONDS and rss_mb < MAX_RSS_MB, (found["seconds"], rss_mb)
+    assert [n for n in found["notes"] if "data.py: more than 250,000 tokens, too large to analyze" in n], found
+
+
 def test_a_thousand_deep_module_class_chain_is_followed(tmp_path: Path) -> None:
     """Item 11: `torch.compile(C999())` of a 1,000-deep chain of nn.Module subclasses was dropped
     silently ("All checks passed": its bases were read 20 deep); C0's forward breaks the graph."""
