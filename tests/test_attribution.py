@@ -63,8 +63,9 @@ def test_a_package_frames_findings_are_reported_at_the_call_that_reaches_them(st
     [place] = brk.library
     assert (place.location.path, place.location.line, place.message) == (model_file(site), 17, "TinyBlock.forward")
     assert brk.message.endswith("(in `tinylib/models/tiny/modeling_tiny.py:17 TinyBlock.forward`)")
-    # the walk inlined the wrappers and forwards of the package: those calls are not news for the user
-    assert not [f for f in result.findings if f.kind is Kind.INLINED_CALL]
+    # the wrappers and forwards of the package the walk inlined: notes at the call too (the terminal hides them)
+    calls = [f for f in result.findings if f.kind is Kind.INLINED_CALL]
+    assert calls and all(f.level is Level.NOTE and f.library for f in calls)
     scale = next(f for f in result.findings if f.source == "L['self'].config.scale")
     assert inside_install(scale.library[0].location.path) == "tinylib/models/tiny/modeling_tiny.py"
 
@@ -229,10 +230,13 @@ def test_sarif_keeps_every_result_in_the_project_with_the_package_place_related(
     text = run_cli("check", ".", "--no-cache", "--format", "sarif", cwd=folder).output
     log = json.loads(text)
     results = log["runs"][0]["results"]
-    assert len(results) == 7  # six baked constants and the break, each its own result
+    # six baked constants, the break and the calls the package's frames inline, each its own result
+    assert [r["ruleId"] for r in results].count("VTL101") == 6
+    assert [r["ruleId"] for r in results].count("VTL301") >= 2
     for result in results:
         assert result["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "run.py",
                                                                                   "uriBaseId": "%SRCROOT%"}
+        assert result["relatedLocations"][0]["physicalLocation"]["artifactLocation"]["uriBaseId"] == "SITE_PACKAGES"
     [brk] = [r for r in results if r["ruleId"] == "VTL202"]
     first = brk["relatedLocations"][0]
     assert first["physicalLocation"]["artifactLocation"] == {"uri": "tinylib/models/tiny/modeling_tiny.py",
@@ -315,6 +319,18 @@ def test_the_editor_groups_only_a_packages_constants_reached_at_one_line() -> No
     shown = grouped([*reached, *own])
     assert [len(f.members) for f in shown] == [3, 0, 0, 0]
     assert shown[0].library == (place,) and "reached here" in shown[0].message
+
+
+def test_the_editor_shows_a_packages_inlined_calls_as_one_note_sarif_keeps_each() -> None:
+    from vtlint.lsp.convert import grouped
+
+    place = Related(Location("/env/lib/site-packages/pkg/m.py", 7), "Block.forward")
+    calls = [Finding("VTL301", Kind.INLINED_CALL, Level.NOTE, Location("run.py", 11), f"`pkg.m.f{i}` is inlined here",
+                     entry="/env/lib/site-packages/pkg/m.py:Block.forward", library=(place,)) for i in range(5)]
+    [note] = grouped(calls)
+    assert note.members == tuple(calls) and note.message == (
+        "5 calls are inlined (UserFunctionVariable) into the graph of `Block.forward` reached here: `pkg.m.f0`, "
+        "`pkg.m.f1`, `pkg.m.f2`, `pkg.m.f3`, …; -v lists each")
 
 
 # -- the summary ----------------------------------------------------------------------------------------
@@ -411,4 +427,5 @@ def test_a_transformers_encoder_is_reported_in_the_script(tmp_path: Path) -> Non
     [size] = [f for f in result.findings if f.kind is Kind.RECOMPILE]
     assert (size.location.line, size.source, size.level) == (10, "L['input_ids']", Level.WARNING)
     places = {inside_install(p.location.path).partition("/")[0] for f in result.findings for p in f.library}
-    assert places == {"transformers", "torch"}  # torch.nn's built-in forwards are inlined too
+    # torch.nn's built-in forwards are inlined too, and the standard library's Mapping.get of transformers' registries
+    assert places == {"transformers", "torch", "_collections_abc.py"}

@@ -120,6 +120,20 @@ def test_a_compiled_decorator_wrapper_is_the_entry_of_the_function_it_closes_ove
     assert [e for e in observed.events if e.action is Action.INLINE] == []
 
 
+def test_a_library_frames_inlined_calls_are_reached_where_the_frame_was(tmp_path: Path) -> None:
+    """Each inlined call of a library frame names the project line torch compiled that frame under, as its
+    guards and breaks do: the report places it there (report/attribution.py)."""
+    root, model, deco = _site(tmp_path)
+    (root / "run.py").write_text("model(x)\n" * 3)
+    compile = _forward_compile(model)
+    compile = Compile(**{**compile.__dict__, "stack": (StackFrame(str(root / "run.py"), 3, "<module>"),)})
+    call = InlineCall(str(model), 8, "forward", str(deco), "read_flag", "read_flag", 13, root_file=str(model),
+                      root_name="forward", root_firstlineno=6)
+    observed = to_events(TraceFacts(compiles=[compile], inlines=[call]), root, library_frames=True)
+    (inline,) = [e for e in observed.events if e.action is Action.INLINE]
+    assert inline.detail["reached_at"] == {"path": "run.py", "line": 3}
+
+
 LIBRARY = '''
 import torch
 

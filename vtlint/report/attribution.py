@@ -35,7 +35,8 @@ from vtlint.bounded import MiB, read_bytes
 from vtlint.findings import Evidence, Finding, Kind, Location, Related
 from vtlint.trace import Action, Event, MergedEvent
 
-_INSTALL_FOLDER = re.compile(r"^(?:.*[/\\])?<?(?:site|dist)-packages>?[/\\]")  # `<site-packages>/` too
+# an install folder (`<site-packages>/` too), else the standard library's folder
+_INSTALL_FOLDER = re.compile(r"^(?:(?:.*[/\\])?<?(?:site|dist)-packages>?|(?:.*[/\\])?lib[/\\]python3\.\d+)[/\\]")
 MAX_SOURCE_BYTES = 16 * MiB  # the largest modeling file of transformers 5 is under 1 MB
 SHOWN_OTHERS = 3  # the other frames a grouped recompile's message names; `entries` keeps them all
 
@@ -50,7 +51,8 @@ def entry_path(entry: str) -> str:
 
 
 def inside_install(path: str) -> str:
-    """`transformers/models/mixtral/modeling_mixtral.py`: an installed file as its package names it."""
+    """`transformers/models/mixtral/modeling_mixtral.py`: an installed file as its package names it (a file
+    of the standard library, `_collections_abc.py`, as its module)."""
     return PurePosixPath(_INSTALL_FOLDER.sub("", Path(path).as_posix())).as_posix()
 
 
@@ -163,17 +165,15 @@ class Attribution:
             return next((site for root in self.roots.get(entry, ()) if (site := self.static_site(root))), None)
         return info.called_at[0] if info.called_at else info.compiled_at
 
-    def apply(self, finding: Finding, item: MergedEvent) -> Finding | None:
-        """`finding` at the project line that reaches it; None for an inlined call between a package's own
-        functions (not news); unchanged when it is in the project or nothing in sight reaches it (an
-        `--entry` naming a package's function)."""
+    def apply(self, finding: Finding, item: MergedEvent) -> Finding:
+        """`finding` at the project line that reaches it (an inlined call between a package's own functions
+        too: SARIF keeps every result, the reports group them); unchanged when it is in the project or
+        nothing in sight reaches it (an `--entry` naming a package's function)."""
         if in_project(finding.location.path):
             seen = (item.observed or item.event).detail.get("library_place")
             if not isinstance(seen, dict) or finding.library:  # a project entry's code in a package, seen there
                 return finding
             return _in(finding, library_place(Location(seen["path"], seen["line"], seen.get("column", 1))))
-        if finding.kind is Kind.INLINED_CALL:
-            return None
         entry = finding.entry or item.event.entry
         if in_project(entry_path(entry)):  # a project entry's runtime fact read inside a package (a guard)
             info = self.infos.get(entry)

@@ -134,6 +134,8 @@ def _group_key(finding: Finding, project: bool, changed: set[tuple[str, str]]) -
     """Constants reached at one project line in a package's frames group by that line; a project entry's
     own (`project`) by the entry. The evidence is part of the key: a group is confirmed or not as a whole.
     A constant the calls in sight change is not grouped: its recompile is the news, and it explains it."""
+    if finding.kind is Kind.INLINED_CALL and finding.library:
+        return ("calls", finding.location, finding.evidence)  # the package's own calls: where they run, not news
     if finding.code not in CONSTANT_CODES or finding.level is not Level.NOTE or \
             any((entry, finding.source) in changed for entry in entries_of(finding)):
         return None
@@ -145,8 +147,9 @@ def _group_key(finding: Finding, project: bool, changed: set[tuple[str, str]]) -
 def constants_grouped(findings: list[Finding], *, project: bool = True) -> list[Finding]:
     """The findings as a default report shows them: the baked-constant notes (VTL101, VTL102) of one
     compiled entry, or of the frames of a package reached at one project line, as one note in place of
-    the first, the rest in its `members` (`-v` or `--select VTL101` list each; SARIF and JSON carry each).
-    The hazards they cause (a recompile, VTL111) are warnings of their own and never grouped."""
+    the first, the rest in its `members` (`-v` or `--select VTL101` list each; SARIF and JSON carry each);
+    so are the calls a package's frames inline (the editor shows notes the terminal hides). The hazards
+    constants cause (a recompile, VTL111) are warnings of their own and never grouped."""
     changed = _changed(findings)
     groups: dict[tuple[object, ...], list[Finding]] = {}
     for finding in findings:
@@ -159,7 +162,7 @@ def constants_grouped(findings: list[Finding], *, project: bool = True) -> list[
         if not members or len(members) < MIN_GROUP:
             out.append(finding)
         elif finding is members[0]:
-            out.append(_constants_note(members))
+            out.append(_calls_note(members) if finding.kind is Kind.INLINED_CALL else _constants_note(members))
     return out
 
 
@@ -189,16 +192,38 @@ def _values(members: list[Finding]) -> str:
     return ", ".join(parts) + (f", and {more} more" if more > 0 else "")
 
 
-def _constants_note(members: list[Finding]) -> Finding:
-    head = members[0]
+def _frames(members: list[Finding]) -> tuple[list[str], str]:
+    """The compiled entries of a group, and `the graphs of 3 compiled frames (`A`, `B`, `C`)`."""
     entries = list(dict.fromkeys(e for f in members for e in entries_of(f)))
     names = [f"`{e.rpartition(':')[2]}`" for e in entries]
-    frames = (f"the graphs of {len(names)} compiled frames ({', '.join(names[:3])}{', …' if len(names) > 3 else ''})"
-              if len(names) > 1 else f"the graph of {names[0]}")
-    where = " reached here" if head.library else ""
-    message = (f"{len(members)} values are baked into {frames}{where}, each behind a value guard: "
-               f"{_values(members)}; -v or --select VTL101 lists each")
+    return entries, (f"the graphs of {len(names)} compiled frames ({', '.join(names[:3])}"
+                     f"{', …' if len(names) > 3 else ''})" if len(names) > 1 else f"the graph of {names[0]}")
+
+
+def _grouped(members: list[Finding], message: str) -> Finding:
+    head = members[0]
+    entries, _ = _frames(members)
     code = Counter(f.code for f in members).most_common(1)[0][0]
     return head.with_(code=code, message=message, source=None, guard=None, variable_tracker=None,
-                      entries=tuple(entries) if len(entries) > 1 else (), related=(), chain=(), fix=None, runtime={},
-                      library=tuple(dict.fromkeys(p for f in members for p in f.library)), members=tuple(members))
+                      entries=tuple(entries) if len(entries) > 1 else (), related=(), chain=(), fix=None,
+                      runtime={}, library=tuple(dict.fromkeys(p for f in members for p in f.library)),
+                      members=tuple(members))
+
+
+def _constants_note(members: list[Finding]) -> Finding:
+    _, frames = _frames(members)
+    where = " reached here" if members[0].library else ""
+    return _grouped(members, f"{len(members)} values are baked into {frames}{where}, each behind a value guard: "
+                             f"{_values(members)}; -v or --select VTL101 lists each")
+
+
+_CALLEE = re.compile(r"^`([^`]+)` is inlined")
+
+
+def _calls_note(members: list[Finding]) -> Finding:
+    """The calls Dynamo inlined inside a package's frames reached at one project line, as one note."""
+    _, frames = _frames(members)
+    callees = list(dict.fromkeys(m.group(1) for f in members if (m := _CALLEE.match(f.message))))
+    shown = ", ".join(f"`{c}`" for c in callees[:SHOWN_OWNERS]) + (", …" if len(callees) > SHOWN_OWNERS else "")
+    return _grouped(members, f"{len(members)} calls are inlined (UserFunctionVariable) into {frames} reached here: "
+                             f"{shown}; -v lists each")

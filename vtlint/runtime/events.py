@@ -997,7 +997,9 @@ def to_events(facts: TraceFacts, root: Path, outside: Iterable[Path] = (), *,
     breaks = _unique(breaks)
     for event in breaks:
         coverage[event.entry].graph_breaks += 1
-    inlines = [e for e in (conv.inline(c) for c in facts.inlines) if e is not None]
+    # an inlined call of a library frame is reached where its frame was first reached
+    inlines = [e.with_(detail={**e.detail, "reached_at": reach[e.entry]}) if e.entry in reach else e
+               for c in facts.inlines if (e := conv.inline(c)) is not None]
     for entry, cov in coverage.items():
         first = next(c for c in facts.compiles if (o := conv.entry_of(c)) and o[0] == entry)
         frame_name = next((f for f in cov.frames if not RESUME.match(f)), next(iter(cov.frames)))
