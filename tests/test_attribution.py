@@ -321,6 +321,42 @@ def test_the_editor_groups_only_a_packages_constants_reached_at_one_line() -> No
     assert shown[0].library == (place,) and "reached here" in shown[0].message
 
 
+@pytest.mark.parametrize(("script", "line", "built"), [
+    ("cfg = C(h=1)\nmodel = M(cfg).eval()\ncompiled = torch.compile(model)\ncompiled(input_ids=ids)\n", 4, ("cfg", 1)),
+    ("cfg = C()\nmodel = AutoModel.from_config(config=cfg)\nmodel.compile()\nmodel(ids)\n", 4, ("cfg", 1)),
+    ("import torch\n\nmodel = torch.compile(M(C(h=1)))\n", 3, (None, 3)),  # the compile line, no call in sight
+    ("def predict(module, x):\n    return module(x)\n", 2, None),  # a parameter: nothing to follow
+    ("x = torch.ones(2)\ncompiled(x)\n", 2, None),  # the call's argument is no config
+    ("model = AutoModel.from_pretrained('name')\nmodel(ids)\n", 2, None),
+])
+def test_the_config_is_followed_back_from_the_call_by_its_names(script: str, line: int,
+                                                                 built: tuple[str | None, int] | None) -> None:
+    from vtlint.report.attribution import config_built_at
+
+    assert config_built_at(script, line) == built
+
+
+def test_a_packages_config_values_are_one_note_from_the_line_that_built_the_config() -> None:
+    from vtlint.report.groups import constants_grouped
+
+    place = Related(Location("/env/lib/site-packages/pkg/m.py", 7), "Block.forward")
+    built = Related(Location("run.py", 5), "the config `cfg` built here")
+    entry = "/env/lib/site-packages/pkg/m.py:Block.forward"
+    config = [_constant(f"L['self'].config.{name}", 11, entry=entry, library=(place,), related=(built,))
+              for name in ("hidden_size", "num_local_experts", "return_dict")]
+    other = [_constant(f"L['self'].drop.{name}", 11, entry=entry, library=(place,)) for name in ("p", "inplace", "t")]
+    notes = [f for f in constants_grouped([*config, *other]) if f.members]
+    assert [n.message for n in notes] == [
+        "3 values of the config are baked into the graph of `Block.forward` from `cfg` at run.py:5 (`hidden_size`, "
+        "`num_local_experts`, `return_dict`), each behind a value guard; -v or --select VTL101 lists each",
+        "3 values are baked into the graph of `Block.forward` reached here, each behind a value guard: "
+        "`L['self'].drop` (`p`, `inplace`, `t`); -v or --select VTL101 lists each"]
+    assert notes[0].related == (built,)  # SARIF, GitHub and the hover link the config's line
+    # one or two values of the config read better in the line's own note
+    [note] = [f for f in constants_grouped([*config[:2], *other]) if f.members]
+    assert len(note.members) == 5 and note.message.startswith("5 values are baked")
+
+
 def test_the_editor_shows_a_packages_inlined_calls_as_one_note_sarif_keeps_each() -> None:
     from vtlint.lsp.convert import grouped
 
@@ -429,3 +465,10 @@ def test_a_transformers_encoder_is_reported_in_the_script(tmp_path: Path) -> Non
     places = {inside_install(p.location.path).partition("/")[0] for f in result.findings for p in f.library}
     # torch.nn's built-in forwards are inlined too, and the standard library's Mapping.get of transformers' registries
     assert places == {"transformers", "torch", "_collections_abc.py"}
+    from vtlint.report.groups import constants_grouped
+
+    [config] = [f for f in constants_grouped(result.findings) if "of the config" in f.message]
+    assert " of the config are baked into the graph of `BertModel.forward` from `config` at run.py:4 (" in \
+        config.message
+    assert len(config.members) >= 3
+    assert config.related == (Related(Location("run.py", 4), "the config `config` built here"),)

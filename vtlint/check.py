@@ -130,7 +130,7 @@ def run_check(
     if runtime:
         result.notifications.extend(runtime.notifications)
         result.runtime = dict(runtime.summary)
-    attribution = Attribution(prediction.entries, prediction.events)
+    attribution = Attribution(prediction.entries, prediction.events, prediction.texts)
     findings = _problem_findings(prediction, result.rules) + findings_from(merged, result.rules, config, attribution)
     findings = [f for f in findings if not _file_ignored(f.code, f.location.path, config)]
     findings, unused = apply_suppressions(findings, prediction.texts, report_unused="VTL901" in result.rules)

@@ -26,7 +26,7 @@ from __future__ import annotations
 import ast
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
@@ -146,9 +146,11 @@ def unreached(events: Iterable[Event]) -> set[str]:
 class Attribution:
     """Which project line reaches each compiled entry of an installed package, and the findings moved there."""
 
-    def __init__(self, entries: Iterable[EntryInfo], predicted: Iterable[Event]) -> None:
+    def __init__(self, entries: Iterable[EntryInfo], predicted: Iterable[Event],
+                 texts: Mapping[str, str] | None = None) -> None:
         self.infos = {info.entry: info for info in entries}
         self.roots = _roots(self.infos, list(predicted))
+        self.texts = texts or {}  # the project's sources, by display path: where the script built the config
 
     def site(self, item: MergedEvent) -> Location | None:
         """The project line through which `item`'s code was reached, best first (see the module docstring)."""
@@ -182,11 +184,97 @@ class Attribution:
             site = self.site(item)
         if site is None:
             return finding
-        return _in(finding.with_(location=site), library_place(finding.location))
+        moved = _in(finding.with_(location=site), library_place(finding.location))
+        if finding.kind is Kind.BAKED_CONSTANT and of_config(finding.source):
+            built = config_built_at(self.texts.get(site.path, ""), site.line)
+            if built is not None:
+                name, line = built
+                what = f"the config `{name}` built here" if name else "the config built here"
+                moved = moved.with_(related=(*moved.related, Related(Location(site.path, line), what)))
+        return moved
 
 
 def _in(finding: Finding, place: Related) -> Finding:
     return finding.with_(library=(place,), message=f"{finding.message} (in `{place_text(place)}`)")
+
+
+# -- the config a package's baked constants come from, as the script built it ---------------------------
+
+_CONFIG_STEP = re.compile(r"\.config\b|^L\['config'\]")  # transformers' and diffusers' models keep it as `config`
+_SAME_OBJECT = frozenset({"eval", "train", "to", "cpu", "cuda", "half", "float", "bfloat16", "requires_grad_"})
+_CONFIG_PLACE = re.compile(r"^the config(?: `(?P<name>[^`]+)`)? built here$")
+
+
+def of_config(source: str | None) -> bool:
+    """`L['self'].self_attn.config._attn_implementation_internal`: a value read from the model's config."""
+    return bool(source and _CONFIG_STEP.search(source))
+
+
+def config_place(finding: Finding) -> tuple[str | None, Location] | None:
+    """The config's name and the script line that built it, when `Attribution.apply` found them."""
+    for related in finding.related:
+        if (named := _CONFIG_PLACE.match(related.message)) is not None:
+            return named.group("name"), related.location
+    return None
+
+
+@lru_cache(maxsize=64)
+def _tree(text: str) -> ast.Module | None:
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+
+
+def config_built_at(text: str, line: int) -> tuple[str | None, int] | None:
+    """The config a compiled model was built from, followed back from the call at `line` of the script by
+    its names: `compiled(input_ids=ids)` <- `compiled = torch.compile(model)` <- `model =
+    MixtralForCausalLM(cfg).eval()` <- `cfg = MixtralConfig(...)`: (`cfg`, its line). The name is None for
+    a config built in the constructor's call itself; None when the names lead elsewhere (a parameter, a
+    model loaded by name)."""
+    tree = _tree(text) if text else None
+    at = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and n.lineno <= line <= (n.end_lineno or n.lineno)] \
+        if tree else []
+    if tree is None or not at:
+        return None
+    model: ast.expr | None = at[0]  # the outermost call of the line: the compiled callable's, or torch.compile's
+    built = False  # whether `model` is the expression that made the model (not the call that runs it)
+    for _ in range(8):  # a few renames at most: `compiled` <- `model` <- `net`
+        if isinstance(model, ast.Call) and _is_torch_compile(model.func) and model.args:
+            model, built = model.args[0], True
+        elif isinstance(model, ast.Call) and isinstance(model.func, ast.Attribute) and not model.args and \
+                model.func.attr in _SAME_OBJECT | {"compile"}:
+            model = model.func.value  # `.eval()`, `.to(device)`, `model.compile()`
+        elif isinstance(model, ast.Call) and not built and isinstance(model.func, ast.Name):
+            model, built = _value_of(tree, model.func.id, model.lineno), True  # `compiled(...)`: what `compiled` is
+        elif isinstance(model, ast.Name):
+            model, built = _value_of(tree, model.id, model.lineno), True
+        else:
+            break
+    if not built or not isinstance(model, ast.Call):
+        return None
+    given = next((k.value for k in model.keywords if k.arg == "config"), model.args[0] if model.args else None)
+    if isinstance(given, ast.Name):
+        assigned = _assignment(tree, given.id, given.lineno)
+        return (given.id, assigned.lineno) if assigned is not None else None
+    return (None, given.lineno) if isinstance(given, ast.Call) else None
+
+
+def _is_torch_compile(func: ast.expr) -> bool:
+    return isinstance(func, ast.Attribute) and func.attr == "compile" and isinstance(func.value, ast.Name) and \
+        func.value.id == "torch"
+
+
+def _assignment(tree: ast.Module, name: str, before: int) -> ast.Assign | None:
+    """The last `name = ...` of the file above line `before` (the script's own straight-line code)."""
+    found = [n for n in ast.walk(tree) if isinstance(n, ast.Assign) and n.lineno < before
+             and any(isinstance(t, ast.Name) and t.id == name for t in n.targets)]
+    return max(found, key=lambda n: n.lineno, default=None)
+
+
+def _value_of(tree: ast.Module, name: str, before: int) -> ast.expr | None:
+    assigned = _assignment(tree, name, before)
+    return assigned.value if assigned is not None else None
 
 
 def _roots(infos: dict[str, EntryInfo], predicted: list[Event]) -> dict[str, list[str]]:

@@ -9,7 +9,8 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from vtlint.findings import Finding, Kind, Level, Notification
+from vtlint.findings import Finding, Kind, Level, Notification, Related
+from vtlint.report.attribution import config_place
 
 _BREAK_HEAD = re.compile(r"^Graph break \((.*?)\): ")
 _LOOP_BREAK = re.compile(r"^Graph break in a loop .*?caused by (GB\d{4} [^:]*):")
@@ -116,6 +117,7 @@ def note_causes(notes: list[Notification]) -> Counter[str]:
 
 CONSTANT_CODES = ("VTL101", "VTL102")  # a value or a length baked into the graph behind its guard
 SHOWN_OWNERS, SHOWN_ATTRIBUTES = 4, 4
+SHOWN_FIELDS = 8  # of one config: its fields are the names a user sets
 MIN_GROUP = 3  # fewer read better one by one
 _LAST_STEP = re.compile(r"(?:\.[A-Za-z_]\w*|\[[^\[\]]*\])$")
 
@@ -140,25 +142,30 @@ def _group_key(finding: Finding, project: bool, changed: set[tuple[str, str]]) -
             any((entry, finding.source) in changed for entry in entries_of(finding)):
         return None
     if finding.library:
-        return ("site", finding.location, finding.evidence)
+        return ("site", finding.location, config_place(finding), finding.evidence)
     return ("entry", finding.entry, finding.evidence) if project and finding.entry else None
 
 
 def constants_grouped(findings: list[Finding], *, project: bool = True) -> list[Finding]:
     """The findings as a default report shows them: the baked-constant notes (VTL101, VTL102) of one
-    compiled entry, or of the frames of a package reached at one project line, as one note in place of
-    the first, the rest in its `members` (`-v` or `--select VTL101` list each; SARIF and JSON carry each);
-    so are the calls a package's frames inline (the editor shows notes the terminal hides). The hazards
-    constants cause (a recompile, VTL111) are warnings of their own and never grouped."""
+    compiled entry, or of the frames of a package reached at one project line (those of the config the
+    script built apart), as one note in place of the first, the rest in its `members` (`-v` or `--select
+    VTL101` list each; SARIF and JSON carry each); so are the calls a package's frames inline (the editor
+    shows notes the terminal hides). The hazards constants cause (a recompile, VTL111) are warnings of their
+    own and never grouped."""
     changed = _changed(findings)
+    keys = {id(f): key for f in findings if (key := _group_key(f, project, changed)) is not None}
+    sizes = Counter(keys.values())
+    for at, key in keys.items():  # a config's one or two values read better in the site's own note
+        if key[0] == "site" and key[2] is not None and sizes[key] < MIN_GROUP:
+            keys[at] = (*key[:2], None, key[3])
     groups: dict[tuple[object, ...], list[Finding]] = {}
     for finding in findings:
-        key = _group_key(finding, project, changed)
-        if key is not None:
-            groups.setdefault(key, []).append(finding)
+        if id(finding) in keys:
+            groups.setdefault(keys[id(finding)], []).append(finding)
     out: list[Finding] = []
     for finding in findings:
-        members = groups.get(_group_key(finding, project, changed) or ())
+        members = groups.get(keys.get(id(finding), ()))
         if not members or len(members) < MIN_GROUP:
             out.append(finding)
         elif finding is members[0]:
@@ -200,19 +207,30 @@ def _frames(members: list[Finding]) -> tuple[list[str], str]:
                      f"{', …' if len(names) > 3 else ''})" if len(names) > 1 else f"the graph of {names[0]}")
 
 
-def _grouped(members: list[Finding], message: str) -> Finding:
+def _grouped(members: list[Finding], message: str, related: tuple[Related, ...] = ()) -> Finding:
     head = members[0]
     entries, _ = _frames(members)
     code = Counter(f.code for f in members).most_common(1)[0][0]
     return head.with_(code=code, message=message, source=None, guard=None, variable_tracker=None,
-                      entries=tuple(entries) if len(entries) > 1 else (), related=(), chain=(), fix=None,
+                      entries=tuple(entries) if len(entries) > 1 else (), related=related, chain=(), fix=None,
                       runtime={}, library=tuple(dict.fromkeys(p for f in members for p in f.library)),
                       members=tuple(members))
 
 
 def _constants_note(members: list[Finding]) -> Finding:
+    head = members[0]
     _, frames = _frames(members)
-    where = " reached here" if members[0].library else ""
+    config = config_place(head) if head.library and all(config_place(f) for f in members) else None
+    if config is not None:  # "17 values of the config are baked into the graph from `cfg` at run.py:5 (...)"
+        name, built = config
+        names = list(dict.fromkeys(_owner(f.source or f.code)[1] or (f.source or f.code) for f in members))
+        shown = ", ".join(f"`{n}`" for n in names[:SHOWN_FIELDS]) + (", …" if len(names) > SHOWN_FIELDS else "")
+        at = f"{built.path}:{built.line}"
+        origin = f"from `{name}` at {at}" if name else f"from the config built at {at}"
+        message = (f"{len(members)} values of the config are baked into {frames} {origin} ({shown}), each behind "
+                   "a value guard; -v or --select VTL101 lists each")
+        return _grouped(members, message, tuple(r for r in head.related if r.location == built))
+    where = " reached here" if head.library else ""
     return _grouped(members, f"{len(members)} values are baked into {frames}{where}, each behind a value guard: "
                              f"{_values(members)}; -v or --select VTL101 lists each")
 
