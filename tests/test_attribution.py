@@ -327,7 +327,10 @@ def test_the_editor_groups_only_a_packages_constants_reached_at_one_line() -> No
     ("import torch\n\nmodel = torch.compile(M(C(h=1)))\n", 3, (None, 3)),  # the compile line, no call in sight
     ("def predict(module, x):\n    return module(x)\n", 2, None),  # a parameter: nothing to follow
     ("x = torch.ones(2)\ncompiled(x)\n", 2, None),  # the call's argument is no config
-    ("model = AutoModel.from_pretrained('name')\nmodel(ids)\n", 2, None),
+    ("model = AutoModel.from_pretrained('name', dtype=None)\nmodel(ids)\n", 2, None),
+    ("unet = diffusers.UNet2DModel(sample_size=16)\nunet.compile()\nunet(x, t)\n", 3, (None, 1)),
+    ("unet = UNet2DModel(sample_size=16,\n    norm_num_groups=8).eval()\nunet = torch.compile(unet)\nunet(x, t)\n", 4,
+     (None, 1)),  # diffusers: the constructor's keywords are the model's config
 ])
 def test_the_config_is_followed_back_from_the_call_by_its_names(script: str, line: int,
                                                                  built: tuple[str | None, int] | None) -> None:

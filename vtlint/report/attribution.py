@@ -200,7 +200,8 @@ def _in(finding: Finding, place: Related) -> Finding:
 
 # -- the config a package's baked constants come from, as the script built it ---------------------------
 
-_CONFIG_STEP = re.compile(r"\.config\b|^L\['config'\]")  # transformers' and diffusers' models keep it as `config`
+# transformers' models keep their config as `config`; diffusers' keep its values in `_internal_dict`
+_CONFIG_STEP = re.compile(r"\.config\b|^L\['config'\]|\._internal_dict\b")
 _SAME_OBJECT = frozenset({"eval", "train", "to", "cpu", "cuda", "half", "float", "bfloat16", "requires_grad_"})
 _CONFIG_PLACE = re.compile(r"^the config(?: `(?P<name>[^`]+)`)? built here$")
 
@@ -230,8 +231,9 @@ def config_built_at(text: str, line: int) -> tuple[str | None, int] | None:
     """The config a compiled model was built from, followed back from the call at `line` of the script by
     its names: `compiled(input_ids=ids)` <- `compiled = torch.compile(model)` <- `model =
     MixtralForCausalLM(cfg).eval()` <- `cfg = MixtralConfig(...)`: (`cfg`, its line). The name is None for
-    a config built in the constructor's call itself; None when the names lead elsewhere (a parameter, a
-    model loaded by name)."""
+    a config built in the constructor's call itself, or by it from its keywords (diffusers'
+    `UNet2DModel(sample_size=16, ...)`); None when the names lead elsewhere (a parameter, a model loaded
+    by name)."""
     tree = _tree(text) if text else None
     at = [n for n in ast.walk(tree) if isinstance(n, ast.Call) and n.lineno <= line <= (n.end_lineno or n.lineno)] \
         if tree else []
@@ -254,10 +256,17 @@ def config_built_at(text: str, line: int) -> tuple[str | None, int] | None:
     if not built or not isinstance(model, ast.Call):
         return None
     given = next((k.value for k in model.keywords if k.arg == "config"), model.args[0] if model.args else None)
+    if given is None and model.keywords and _class_name(model.func)[:1].isupper():
+        return None, model.lineno  # `UNet2DModel(sample_size=16, ...)`: its keywords are its config
     if isinstance(given, ast.Name):
         assigned = _assignment(tree, given.id, given.lineno)
         return (given.id, assigned.lineno) if assigned is not None else None
     return (None, given.lineno) if isinstance(given, ast.Call) else None
+
+
+def _class_name(func: ast.expr) -> str:
+    """`UNet2DModel` of `UNet2DModel(...)` and `diffusers.UNet2DModel(...)`; "" for other calls."""
+    return func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
 
 
 def _is_torch_compile(func: ast.expr) -> bool:
