@@ -120,6 +120,22 @@ def test_a_compiled_decorator_wrapper_is_the_entry_of_the_function_it_closes_ove
     assert [e for e in observed.events if e.action is Action.INLINE] == []
 
 
+def test_a_wrappers_globals_are_spelled_as_the_method_s_frame_spells_them(tmp_path: Path) -> None:
+    """transformers compiles a model's forward as its decorator's `wrapper` (another module): Dynamo reads the
+    forward's module through its alias (`G['__import_pkg_dot_model'].SCALE`), the static pass as the forward's
+    own frame does (`G['SCALE']`); and the wrapper's own global `G['FLAG']` is `G['__import_deco'].FLAG` there."""
+    root, model, deco = _site(tmp_path)
+    call = InlineCall(str(deco), 9, "wrapper", str(model), "forward", "Model.forward", 6, root_file=str(deco),
+                      root_name="wrapper", root_firstlineno=6)
+    guards = [Guard("EQUALS_MATCH", "G['__import_pkg_dot_model'].SCALE == 2", "G['__import_pkg_dot_model'].SCALE",
+                    "int", "pkg/model.py", 8, "forward"),
+              Guard("EQUALS_MATCH", "G['FLAG'] == 1", "G['FLAG']", "int", "deco/__init__.py", 8, "wrapper")]
+    compile = Compile("0/0", 0, 0, 0, co_name="wrapper", co_filename=str(deco), co_firstlineno=6, guards=guards)
+    observed = to_events(TraceFacts(compiles=[compile], inlines=[call]), root, library_frames=True)
+    assert sorted(e.source for e in observed.events if e.action is Action.WRAP) == ["G['SCALE']",
+                                                                                    "G['__import_deco'].FLAG"]
+
+
 def test_a_library_frames_inlined_calls_are_reached_where_the_frame_was(tmp_path: Path) -> None:
     """Each inlined call of a library frame names the project line torch compiled that frame under, as its
     guards and breaks do: the report places it there (report/attribution.py)."""

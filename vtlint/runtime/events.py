@@ -761,9 +761,21 @@ class _Converter:
 
     def in_entry(self, compile: Compile, source: str) -> str | None:
         """The Source in the linked entry's own terms (a wrapper's `L['args'][0]` is the
-        method's `L['self']`); unchanged for a compile of the entry itself."""
+        method's `L['self']`); unchanged for a compile of the entry itself. Globals too: the wrapper's
+        frame reads the method's module through Dynamo's alias of it (`G['__import_pkg_dot_model'].X`,
+        which the method's frame spells `G['X']`), and an installed wrapper's own globals directly."""
         link = self.link_of(compile.co_filename, compile.co_name, compile.co_firstlineno, compile.compile_id)
-        return link.source(source) if link else source
+        if link is None:
+            return source
+        spelled = link.source(source)
+        entry_file, root = link.entry.rpartition(":")[0], _installed_module(compile.co_filename or "")
+        if spelled and (alias := re.match(r"G\['__import_(\w+?)'\]\.(\w+)", spelled)) and \
+                _defines(entry_file, alias[1].replace("_dot_", ".")):
+            return f"G['{alias[2]}']{spelled[alias.end():]}"
+        if spelled and root and not _defines(entry_file, root) and (own := re.match(r"G\['(\w+)'\]", spelled)) and \
+                not own[1].startswith("__import_"):
+            return f"G['__import_{root.replace('.', '_dot_')}'].{own[1]}{spelled[own.end():]}"
+        return spelled
 
     def project_module(self, source: str) -> bool:
         """`G['__import_pkg_dot_mod'].X`: whether pkg.mod is a module of the project."""
@@ -1008,6 +1020,23 @@ def to_events(facts: TraceFacts, root: Path, outside: Iterable[Path] = (), *,
                                                       **({"reached_at": reach[entry]} if entry in reach else {})}))
     events = _unique([*frames, *_values_seen(wraps), *_count_recompiles(recompiles), *breaks, *inlines])
     return Observed(events, coverage, facts.torch_version, list(facts.problems), list(unlinked.values()))
+
+
+def _installed_module(filename: str) -> str | None:
+    """`transformers.utils.generic` of an installed file; None for any other."""
+    parts = PurePosixPath(Path(filename).as_posix()).with_suffix("").parts
+    at = max((i for i, part in enumerate(parts) if part in _INSTALLED), default=None)
+    if at is None or at + 1 >= len(parts):
+        return None
+    inside = parts[at + 1:]
+    return ".".join(inside[:-1] if inside[-1] == "__init__" else inside)
+
+
+def _defines(filename: str, module: str) -> bool:
+    """Whether `filename` is the file of the dotted `module` (`.../transformers/models/bert/modeling_bert.py`)."""
+    parts = PurePosixPath(Path(filename).as_posix()).with_suffix("").parts
+    dotted = ".".join(parts[:-1] if parts and parts[-1] == "__init__" else parts)
+    return dotted == module or dotted.endswith("." + module)
 
 
 def _installed_entry(entry: str) -> bool:
