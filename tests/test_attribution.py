@@ -475,3 +475,38 @@ def test_a_transformers_encoder_is_reported_in_the_script(tmp_path: Path) -> Non
         config.message
     assert len(config.members) >= 3
     assert config.related == (Related(Location("run.py", 4), "the config `config` built here"),)
+
+
+MIXTRAL = """
+import torch
+from transformers import MixtralConfig, MixtralForCausalLM
+
+cfg = MixtralConfig(vocab_size=128, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+                    num_attention_heads=4, num_key_value_heads=2, num_local_experts=4,
+                    experts_implementation="eager")
+model = MixtralForCausalLM(cfg).eval()
+compiled = torch.compile(model)
+with torch.inference_mode():
+    compiled(input_ids=torch.randint(0, 128, (1, 8)))
+    compiled(input_ids=torch.randint(0, 128, (1, 12)))
+"""
+
+
+def test_mixtrals_eager_experts_break_at_the_call_with_the_package_lines_related(tmp_path: Path) -> None:
+    """Issue 34's script, read statically (about 15 s of CPU): the experts' nonzero (GB0036, line 79) and the
+    loop's `if` on a tensor row (GB0170, line 83) at the call, the longer call's recompile at its line, the
+    config's values from the line that built `cfg`."""
+    pytest.importorskip("transformers")
+    from vtlint.report.groups import constants_grouped
+
+    (tmp_path / "run.py").write_text(MIXTRAL.lstrip())
+    result = check(tmp_path)
+    assert {f.location.path for f in result.findings} == {"run.py"}
+    breaks = {(f.gb_id, f.location.line, f.library[0].location.line) for f in result.findings
+              if f.kind is Kind.GRAPH_BREAK}
+    assert {("GB0036", 10, 79), ("GB0170", 10, 83)} <= breaks
+    [size] = [f for f in result.findings if f.kind is Kind.RECOMPILE]
+    assert (size.location.line, size.source, size.level) == (11, "L['input_ids']", Level.WARNING)
+    [config] = [f for f in constants_grouped(result.findings) if "of the config" in f.message]
+    assert "from `cfg` at run.py:4 (" in config.message
+
