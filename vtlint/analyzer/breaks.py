@@ -233,6 +233,29 @@ def _break(gb_type: str, vt: str, reason: str, confidence: str = "high", *, skip
                     partial)
 
 
+# ---------------------------------------------------------------- comprehension frames
+
+# Before Python 3.12 a comprehension is a function of its own, called with the iterator over its
+# outermost iterable (`.0`). Run by a frame Dynamo skipped, it is a frame Dynamo compiles, `.0` an
+# input: Dynamo iterates a tuple's or a range's iterator, and calls next() on no other (measured on
+# torch 2.13: dict keys, values and items, list, set, str, zip and enumerate iterators are refused).
+COMPILED_ITERATOR_INPUTS = frozenset({"tuple_iterator", "range_iterator"})
+REFUSED_ITERATOR_INPUTS = frozenset({"dict_keyiterator", "dict_valueiterator", "dict_itemiterator", "list_iterator",
+                                     "set_iterator", "str_ascii_iterator", "zip", "enumerate"})
+
+
+def decide_iterator_input(type_name: str) -> Decision:
+    """A comprehension frame compiled on its own, over an iterator of `type_name` handed in as `.0`."""
+    if type_name in COMPILED_ITERATOR_INPUTS:
+        return Decision(GRAPH_NODE, "ListIteratorVariable", reason=f"Dynamo iterates a {type_name} input")
+    if type_name in REFUSED_ITERATOR_INPUTS:
+        return _break("Missing tp_iternext", "UserDefinedObjectVariable",
+                      f"Dynamo does not support next() on {type_name}: the comprehension's frame is skipped",
+                      skips_frame=True)
+    return Decision(UNKNOWN, "UserDefinedObjectVariable", reason=f"{type_name} as an input is not measured",
+                    confidence="low")
+
+
 # ---------------------------------------------------------------- builtins
 
 # Builtins whose call Dynamo cannot trace: BuiltinVariable raises "Failed to trace

@@ -264,6 +264,11 @@ class Project:
     def library_module(self, name: str) -> ModuleSummary | None:
         return self._library_module(name.split("."))
 
+    def is_torch_module(self, dotted: str) -> bool:
+        """Whether `dotted` names torch or one of its modules (not a class or function of one)."""
+        parts = tuple(dotted.split("."))
+        return dotted == "torch" or (parts[0] == "torch" and _library_file(self._roots_key, parts) is not None)
+
     def _library_module(self, parts: list[str]) -> ModuleSummary | None:
         """An installed package's module, summarised from its source on disk."""
         name = ".".join(parts)

@@ -982,9 +982,9 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
             events += recompiles
         if entry in walked:  # another code object of an entry walked already: one FRAME event counts both
             first = walked[entry]
-            for event in (e for e in events if e.action is Action.FRAME):
+            for event in (e for e in events if e.action is Action.FRAME and e.entry == entry):
                 first.detail["graph_count"] = first.detail.get("graph_count", 0) + event.detail.get("graph_count", 0)
-            events = [e for e in events if e.action is not Action.FRAME]
+            events = [e for e in events if e.action is not Action.FRAME or e.entry != entry]
         walked.update({e.entry: e for e in events if e.action is Action.FRAME})
         # the break itself is already reported at the same line from the caller's frame
         prediction.events.extend(e for e in _dedupe(events)

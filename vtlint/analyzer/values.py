@@ -59,6 +59,8 @@ FILE = "FileVariable"  # a data file the calling script opened for reading
 DATASET = "TensorDatasetVariable"  # torch.utils.data.TensorDataset of the calling script
 LOADER = "DataLoaderVariable"  # a DataLoader over it
 RANGE = "RangeVariable"
+# attrs: the type of the iterator `iter()` makes of a value, where its kind does not tell it (a dict view, zip)
+ITERATOR = "iterator"
 AUTOGRAD_APPLY = "AutogradFunctionVariable"  # `MyFn.apply` of a torch.autograd.Function subclass (ref: the class)
 CALL = "CallResult"  # summary-only: `ref(*items, **attrs)` written at module level (items None: a spread)
 NAME = "NameRef"  # summary-only: another global's name

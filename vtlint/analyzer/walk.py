@@ -26,7 +26,7 @@ from typing import Any
 
 import libcst as cst
 
-from vtlint.analyzer import breaks, loop_breaks
+from vtlint.analyzer import breaks, comprehensions, loop_breaks
 from vtlint.analyzer import values as V
 from vtlint.analyzer.bounds import ITEMS, MAX_ITEMS, Allowance, TooLarge, checked, described
 from vtlint.analyzer.budget import checkpoint
@@ -373,6 +373,9 @@ class Walker:
         self.callee_frames: list[CalleeFrame] = []
         self.direct_calls: list[CalleeFrame] = []  # a skipped frame's own calls of project functions
         self.replaying = False  # running a skipped frame eagerly, for the calls it makes
+        self.comprehension_frames: list[comprehensions.ComprehensionFrame] = []  # ... and the comprehensions it runs
+        self._comprehensions: dict[int, tuple[cst.CSTNode, str]] = {}  # (node, name) by id of its outer `for`
+        self.comprehending = 0  # comprehensions being unrolled: one inside another is not a frame of the replay
         self.replay_grad_modes: list[bool] = [True]  # the grad modes the compiled calls run under, in order
         self.local_names: dict[str, str] = {}  # nested functions and decorator wrappers: their __qualname__
         self.function_sources: dict[tuple[str, str], Source] = {}  # each function's first Source in the frame
@@ -657,6 +660,7 @@ class Walker:
     def _calls_run_eagerly(self, act: Act, body: cst.BaseSuite, initial: dict[str, Value]) -> list[CalleeFrame]:
         """The project functions a skipped frame calls, the whole frame run once in eager mode."""
         events, self.direct_calls, self.replaying = self.events, [], True
+        self.comprehension_frames = []
         grad_enabled = self.grad_enabled
         self.eager += 1
         try:
@@ -765,6 +769,39 @@ class Walker:
         calls = self._calls_run_eagerly(act, body, initial)
         self.callee_frames = [*self.callee_frames, *(c for c in calls if c.call is None or frame is self.frames[0]
                                                      or c.call.line >= frame.eager_from)]
+        for comprehension in self.comprehension_frames:
+            if frame is self.frames[0] or act.parsed.line(comprehension.node) >= frame.eager_from:
+                self._comprehension_compiled(act, comprehension)
+
+    def _compiles_comprehension(self, node: cst.CSTNode, act: Act) -> bool:
+        """convert_frame's has_tensor_in_frame for the comprehension's frame: a global of its code is torch
+        or a torch module, or a variable of the enclosing frame it reads holds a tensor or a module (an
+        answer the walk cannot give counts as no: no prediction)."""
+        for name in comprehensions.free_names(node):  # type: ignore[arg-type]
+            if name in act.env:
+                if comprehensions.has_tensor(act.env[name]):
+                    return True
+            elif self.project.is_torch_module(act.parsed.summary.imports.get(name, "")):
+                return True
+        return False
+
+    def _comprehension_compiled(self, act: Act, comprehension: comprehensions.ComprehensionFrame) -> None:
+        """A comprehension the skipped frame runs is compiled as a frame of its own (`file:<listcomp>`): with
+        an input iterator Dynamo cannot step (`next()` on a dict_keyiterator), that frame is skipped too."""
+        decision = breaks.decide_iterator_input(comprehension.iterator)
+        if not decision.breaks:
+            return  # compiled: what its graph holds is the element's business, not walked here
+        location = self.loc(act, comprehension.node)
+        if self.project.is_library(act.display) and not self.library_entry:
+            return  # inside an installed package: torch reports it at the user's line (emit's rule), unknown here
+        entry = f"{act.display}:{comprehension.name}"
+        detail = {"reason": decision.reason, "what": comprehension.iterator, "frame_skipped": True}
+        self.events.append(Event(Action.GRAPH_BREAK, location, entry, frame=comprehension.name, gb_type=decision.gb_type,
+                                 gb_id=decision.gb_id, variable_tracker=decision.variable_tracker,
+                                 confidence=decision.confidence, detail=detail))
+        self.events.append(Event(Action.FRAME, location, entry, frame=comprehension.name, detail={
+            "graph_count": 0, "graph_frames": [], "graph_break_count": 1, "frame_skipped": True, "compiled": False,
+            "reached_from": self.entry}))
 
     # statements ----------------------------------------------------------------
     def block(self, suite: cst.BaseSuite | list[cst.BaseStatement], act: Act) -> None:
@@ -1690,6 +1727,8 @@ class Walker:
             qualname = f"{act.qualname}.<locals>.{name}"
             self.emit(Action.INLINE, act, node, callee=self.callee_name(act.parsed, qualname),
                       variable_tracker=V.FUNC, detail={"qualname": qualname})
+            if self.replaying and act.depth == 0 and not self.comprehending:
+                self._comprehensions[id(node.for_in)] = (node, name)  # type: ignore[attr-defined]
 
     def comprehension(self, comp: cst.CompFor, produce: Any, act: Act) -> list[Value] | None:
         """Unrolled as Dynamo inlines the comprehension's code."""
@@ -1703,18 +1742,24 @@ class Walker:
         saved = dict(act.env)
         out: list[Value] = []
         act.loops += 1
+        self.comprehending += 1
         try:
             self._comp_level(comp, produce, act, out)
         except _Unrolled:
             return None, (out[0] if len(out) == 1 else None)
         finally:
             act.loops -= 1
+            self.comprehending -= 1
             act.env.clear()
             act.env.update(saved)
         return out, None
 
     def _comp_level(self, comp: cst.CompFor, produce: Any, act: Act, out: list[Value]) -> None:
         iterable = self.expr(comp.iter, act)
+        recorded = self._comprehensions.pop(id(comp), None)
+        if recorded is not None and (iterator := comprehensions.iterator_type(iterable)) is not None \
+                and self._compiles_comprehension(recorded[0], act):
+            self.comprehension_frames.append(comprehensions.ComprehensionFrame(*recorded, iterator))
         elements = self.iterate(iterable, act, comp.iter, unrolled=True)
         # of unknown length: one element stands for all, the first when it is known (range(n) starts at 0)
         first = iterable.first() if isinstance(iterable, RangeVariable) else V.unknown()

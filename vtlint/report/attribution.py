@@ -294,6 +294,8 @@ def _roots(infos: dict[str, EntryInfo], predicted: list[Event]) -> dict[str, lis
     for event in predicted:
         if event.action is Action.INLINE and event.callee and event.callee in named:
             calls.setdefault(event.entry, set()).add(named[event.callee])
+        elif event.action is Action.FRAME and event.detail.get("reached_from"):
+            calls.setdefault(event.detail["reached_from"], set()).add(event.entry)  # a comprehension's frame
     roots: dict[str, list[str]] = {}
     for root in sorted(infos):
         seen, todo = {root}, [root]

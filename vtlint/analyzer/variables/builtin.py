@@ -306,10 +306,13 @@ def _sequence(tx: Walker, name: str, args: list[Value], act: Act, node: cst.CSTN
     if not seqs or any(s is None for s in seqs):
         return Value(V.LIST)
     first: list[Any] = seqs[0] or []
+    # `iter()` of an enumerate or zip object is itself, of reversed(list) a list_reverseiterator
+    made = {V.ITERATOR: V.const(name if name != "reversed" else "list_reverseiterator")}
     if name == "enumerate":
-        return Value(V.LIST, items=[Value(V.TUPLE, items=[V.const(i), v]) for i, v in enumerate(first)])
+        return Value(V.LIST, items=[Value(V.TUPLE, items=[V.const(i), v]) for i, v in enumerate(first)], attrs=made)
     if name == "zip":
-        return Value(V.LIST, items=[Value(V.TUPLE, items=list(group)) for group in zip(*seqs)])  # type: ignore[arg-type]
+        return Value(V.LIST, items=[Value(V.TUPLE, items=list(group)) for group in zip(*seqs)],  # type: ignore[arg-type]
+                     attrs=made)
     if name == "reversed":
-        return Value(V.LIST, items=list(reversed(first)))
+        return Value(V.LIST, items=list(reversed(first)), attrs=made)
     return Value(V.LIST if name != "tuple" else V.TUPLE, items=list(first))

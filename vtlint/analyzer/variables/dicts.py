@@ -57,11 +57,12 @@ class ConstDictVariable(Value):
         # tree's ValueManager of each KeyValueManager pair)
         wrapped = [_sourced(i, item_source(self.source, k)) for k, i in zip(keys, items)]
         if method == "keys":
-            return Value(V.LIST, items=[V.const(k) for k in keys])
+            return Value(V.LIST, items=[V.const(k) for k in keys], attrs=_view("dict_keyiterator"))
         if method == "values":
-            return Value(V.LIST, items=wrapped)
+            return Value(V.LIST, items=wrapped, attrs=_view("dict_valueiterator"))
         if method == "items":
-            return Value(V.LIST, items=[Value(V.TUPLE, items=[V.const(k), w]) for k, w in zip(keys, wrapped)])
+            return Value(V.LIST, items=[Value(V.TUPLE, items=[V.const(k), w]) for k, w in zip(keys, wrapped)],
+                         attrs=_view("dict_itemiterator"))
         if method == "get" and args and args[0].known:
             if args[0].value in keys:
                 return wrapped[keys.index(args[0].value)]
@@ -134,3 +135,8 @@ def _from_pairs(pairs: Value) -> Value:
             return V.unknown()
         set_item(keys, items, pair.items[0].value, pair.items[1])
     return Value(V.DICT, keys=keys, items=items) if pairs.items is not None else V.unknown()
+
+
+def _view(iterator: str) -> dict[str, Value]:
+    """A dict view's elements, as a list, remembering the iterator `iter()` makes of the view."""
+    return {V.ITERATOR: V.const(iterator)}
