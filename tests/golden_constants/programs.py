@@ -4836,6 +4836,66 @@ PROGRAMS: dict[str, str] = {
         def run():
             f(torch.ones(2))
     """,
+    # diffusers' ConfigMixin: `@register_to_config` reads the __init__'s defaults with inspect.signature and
+    # keeps the config in a FrozenDict (an OrderedDict subclass setting each item as an attribute), from which
+    # __init__ sizes the model: the blocks the forward loops over are the config's
+    "register_to_config_defaults": """
+        import functools
+        import inspect
+        from collections import OrderedDict
+
+        import torch
+        from torch import nn
+
+
+        class FrozenDict(OrderedDict):
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+                for key, value in self.items():
+                    setattr(self, key, value)
+
+
+        def register_to_config(init):
+            @functools.wraps(init)
+            def inner_init(self, *args, **kwargs):
+                signature = inspect.signature(init)
+                parameters = {name: p.default for i, (name, p) in enumerate(signature.parameters.items()) if i > 0}
+                new_kwargs = {}
+                for arg, name in zip(args, parameters.keys()):
+                    new_kwargs[name] = arg
+                new_kwargs.update({k: kwargs.get(k, default) for k, default in parameters.items() if k not in new_kwargs})
+                self._internal_dict = FrozenDict(new_kwargs)
+                init(self, *args, **kwargs)
+
+            return inner_init
+
+
+        class Block(nn.Module):
+            def __init__(self, gain):
+                super().__init__()
+                self.gain = gain
+
+            def forward(self, x):
+                return x * self.gain
+
+
+        class Model(nn.Module):
+            @register_to_config
+            def __init__(self, width: int = 8, layers: int = 3, gain: float = 0.5):
+                super().__init__()
+                config = self._internal_dict
+                self.blocks = nn.ModuleList([Block(config.gain * (i + 1)) for i in range(config.layers)])
+                self.width = config.width
+
+            def forward(self, x):
+                for block in self.blocks:
+                    x = block(x)
+                return x + self.width
+
+
+        def run():
+            torch.compile(Model(4, gain=0.25))(torch.ones(2, 4))
+    """,
 }
 
 # The data files the programs read, written beside them (relative path -> text).

@@ -76,6 +76,7 @@ from vtlint.analyzer.variables.user_defined import (
     MODULE_METHODS,
     UserDefinedObjectVariable,
     dict_storage,
+    is_dict_subclass,
     qualified,
 )
 from vtlint.config import DynamoSettings
@@ -1531,6 +1532,9 @@ class Walker:
         storage = dict_storage(receiver) if receiver.kind == V.OBJECT and name in DICT_STORAGE_METHODS else None
         if storage is not None:  # `super().__getitem__(key)` of a dict subclass: dict's own, on its items
             return Value(V.LIB, ref=f"dict.{name}", bound_self=storage)
+        if name == "__init__" and receiver.kind == V.OBJECT and is_dict_subclass(self.project, *found):
+            # `super().__init__(*args, **kwargs)` in a dict subclass's `__init__` (diffusers' FrozenDict): its items
+            return Value(V.LIB, ref="dict.__init__", bound_self=receiver)
         if receiver.kind == V.NN_MODULE and name in MODULE_METHODS:
             # `out = super().train(mode)` in an override: nn.Module's own, modelled natively (returns the module)
             return Value(V.LIB, ref=f"torch.nn.Module.{name}", bound_self=receiver)
@@ -2521,6 +2525,10 @@ class Walker:
             unseen = self.objects.unseen_instance(ref) if kind == V.OBJECT else V.unknown()
             env[param.name.value] = unseen if unseen.kind == V.OBJECT else \
                 Value(kind, ref=ref, opaque=True, confidence="medium")
+
+    def default_value(self, node: cst.BaseExpression, parsed: Parsed) -> Value:
+        """A parameter's default as the def computed it (`inspect.signature` run eagerly reads it)."""
+        return self._default(node, parsed, None)
 
     def _default(self, node: cst.BaseExpression, parsed: Parsed, source: Source | None) -> Value:
         """A default is an attribute of the function object: its Source is there, when the function has one."""

@@ -73,7 +73,10 @@ class BuiltinVariable(Value):
             return _any_all(tx, name == "any", args[0], act, node)
         if name == "setattr" and tx.eager and len(args) == 3 and args[1].known and isinstance(args[1].value, str) \
                 and args[0].kind in (V.NN_MODULE, V.OBJECT):
-            set_child(args[0], args[1].value, args[2])  # `setattr(parent, "c_attn", LoRALinear(child))`
+            if args[0].kind == V.OBJECT:  # an attribute, never one of a dict subclass's items (FrozenDict)
+                args[0].attrs[args[1].value] = args[2].with_(source=None)
+            else:
+                set_child(args[0], args[1].value, args[2])  # `setattr(parent, "c_attn", LoRALinear(child))`
             return V.const(None)
         if name == "dict":
             return dict_of(args, kwargs)

@@ -34,10 +34,11 @@ from vtlint.analyzer.variables.tensor import (
     size_of_tensor,
     tensor,
 )
-from vtlint.analyzer.variables.user_defined import field_names, in_instance_dict
+from vtlint.analyzer.variables.user_defined import field_names, fill_dict_storage, in_instance_dict
 from vtlint.trace import Action
 
 if TYPE_CHECKING:
+    from vtlint.analyzer.index import Parsed
     from vtlint.analyzer.walk import Act, Walker
 
 # "Am I being compiled?" checks: Dynamo traces each as the constant True.
@@ -229,11 +230,14 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return _source_of(tx, args[0])
     if name == "collections.OrderedDict":
         return dict_of(args, kwargs)
+    if name == "dict.__init__" and receiver is not None and receiver.kind == V.OBJECT:
+        fill_dict_storage(receiver, args, kwargs)  # a dict subclass's `super().__init__(mapping)`
+        return V.const(None)
     if name == "itertools.repeat" and len(args) == 2 and args[1].known and isinstance(args[1].value, int) \
             and 0 <= args[1].value <= MAX_REPEAT:
         # `tuple(repeat(x, n))` (torch.nn's `_pair(3)`: Conv2d's stride, padding, dilation): n copies of x
         return Value(V.LIST, items=[args[0]] * args[1].value)
-    if not tx.eager and name == "inspect.signature" and args and args[0].kind == V.FUNC:
+    if name == "inspect.signature" and args and args[0].kind == V.FUNC:
         return _signature(tx, func, args[0], act, node)
     if not tx.eager and name == "copy.deepcopy" and args and args[0].kind == V.OBJECT and args[0].source is not None \
             and not args[0].opaque:
@@ -544,6 +548,8 @@ def _signature(tx: Walker, func: Value, target: Value, act: Act, node: cst.Call)
     found = tx.function_node(target)
     if found is None:
         return V.unknown()
+    if tx.eager:  # diffusers' `register_to_config` reads each parameter's name and default
+        return _parameters(tx, found[0], found[1], target)
     tx.emit(Action.INLINE, act, node, callee="inspect.signature", variable_tracker=V.FUNC,
             detail={"qualname": "signature"})
     _inlined_defaults(tx, func, act, node)
@@ -565,6 +571,25 @@ def _signature(tx: Walker, func: Value, target: Value, act: Act, node: cst.Call)
     if target.bound_self is not None:
         names = names[1:]
     parameters = Value(V.DICT, keys=names, items=[V.unknown() for _ in names])
+    return Value(V.NAMESPACE, attrs={"parameters": parameters})
+
+
+def _parameters(tx: Walker, parsed: Parsed, fn: cst.FunctionDef | cst.Lambda, target: Value) -> Value:
+    """`inspect.signature(fn)` run eagerly: its `parameters`, in order, each with its `name`, `kind` and
+    `default` (the value the def computed; `inspect.Parameter.empty` where there is none)."""
+    params = fn.params
+    kinds = [*((p, "POSITIONAL_ONLY") for p in params.posonly_params),
+             *((p, "POSITIONAL_OR_KEYWORD") for p in params.params),
+             *((p, "VAR_POSITIONAL") for p in (params.star_arg,) if isinstance(p, cst.Param)),
+             *((p, "KEYWORD_ONLY") for p in params.kwonly_params),
+             *((p, "VAR_KEYWORD") for p in (params.star_kwarg,) if isinstance(p, cst.Param))]
+    if target.bound_self is not None:
+        kinds = kinds[1:]
+    empty = Value(V.CLASS, ref="inspect.Parameter.empty")
+    made = [Value(V.NAMESPACE, attrs={"name": V.const(p.name.value), "kind": V.const(kind),
+                                      "default": tx.default_value(p.default, parsed) if p.default is not None else empty})
+            for p, kind in kinds]
+    parameters = Value(V.DICT, keys=[p.name.value for p, _ in kinds], items=made)
     return Value(V.NAMESPACE, attrs={"parameters": parameters})
 
 

@@ -398,6 +398,9 @@ class UserDefinedObjectVariable(Value):
                                                              TypeAttrSource(self.source, name, index))
                     value = value.with_(source=first)
                 return value
+        storage = dict_storage(self) if name in DICT_STORAGE_METHODS else None
+        if storage is not None:  # `self.items()` in a dict subclass's own method: dict's, on its items
+            return Value(V.LIB, ref=f"dict.{name}", bound_self=storage)
         builtin = tx.objects.builtin_method(summary, cls, name) if is_module else None
         if builtin is not None:  # `self._conv_forward(...)` in a subclass of nn.Conv2d: torch.nn's own method
             return Value(V.FUNC, ref=builtin, bound_self=self, source=attr_source(self.source, name))
