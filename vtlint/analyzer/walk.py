@@ -792,9 +792,9 @@ class Walker:
         decision = breaks.decide_iterator_input(comprehension.iterator)
         if not decision.breaks:
             return  # compiled: what its graph holds is the element's business, not walked here
-        location = self.loc(act, comprehension.node)
         if self.project.is_library(act.display) and not self.library_entry:
             return  # inside an installed package: torch reports it at the user's line (emit's rule), unknown here
+        location = self.loc(act, comprehension.node)
         entry = f"{act.display}:{comprehension.name}"
         detail = {"reason": decision.reason, "what": comprehension.iterator, "frame_skipped": True}
         self.events.append(Event(Action.GRAPH_BREAK, location, entry, frame=comprehension.name, gb_type=decision.gb_type,

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from vtlint.analyzer import values as V
 from vtlint.analyzer.values import Value
+from vtlint.bounded import read_text
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -70,12 +71,10 @@ def opened(tx: Walker, args: list[Value], kwargs: dict[str, Value]) -> Value:
             or not (mode.known and mode.value in _READ_MODES):
         return V.unknown()
     path = _under_root(tx, path_value.value)
-    try:
-        if path is None or not path.is_file():  # a FIFO or a device is never read
-            return V.unknown()
-        with path.open("rb") as file:
-            data = file.read(MAX_BYTES + 1)  # bounded even if the file grew since it was checked
-        return Value(V.FILE, value=data.decode("utf-8")) if len(data) <= MAX_BYTES else V.unknown()
+    if path is None:
+        return V.unknown()
+    try:  # a regular file only (a FIFO is opened without waiting, then refused), read bounded
+        return Value(V.FILE, value=read_text(path, MAX_BYTES))
     except (OSError, UnicodeDecodeError):
         return V.unknown()
 
