@@ -31,8 +31,9 @@ from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
 from vtlint.analyzer import EntryInfo
-from vtlint.bounded import MiB, read_bytes
+from vtlint.bounded import MiB
 from vtlint.findings import Evidence, Finding, Kind, Location, Related
+from vtlint.source_functions import read_functions
 from vtlint.trace import Action, Event, MergedEvent
 
 # an install folder (`<site-packages>/` too), else the standard library's folder
@@ -65,24 +66,7 @@ def _dotted(entry: str) -> str:
 @lru_cache(maxsize=256)
 def _functions(path: str) -> tuple[tuple[int, int, str], ...]:
     """(first line, last line, qualified name) of every function of a file, innermost last."""
-    try:
-        tree = ast.parse(read_bytes(Path(path), MAX_SOURCE_BYTES))
-    except (OSError, SyntaxError, ValueError, RecursionError):
-        return ()
-    found: list[tuple[int, int, str]] = []
-
-    def visit(node: ast.AST, prefix: str) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                found.append((child.lineno, child.end_lineno or child.lineno, prefix + child.name))
-                visit(child, f"{prefix}{child.name}.<locals>.")
-            elif isinstance(child, ast.ClassDef):
-                visit(child, f"{prefix}{child.name}.")
-            else:
-                visit(child, prefix)
-
-    visit(tree, "")
-    return tuple(found)
+    return tuple((f.def_line, f.end_line, f.qualname) for f in read_functions(Path(path), MAX_SOURCE_BYTES))
 
 
 def function_at(path: str, line: int) -> str | None:

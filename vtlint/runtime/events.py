@@ -27,6 +27,7 @@ from vtlint.runtime.structured_trace import (
     TraceFacts,
     literal_in_kernels,
 )
+from vtlint.source_functions import FunctionDef, read_functions
 from vtlint.trace import Action, Event, entry_function, source_root
 
 RESUME = re.compile(r"^torch_dynamo_resume_in_(?P<name>\w+?)_at_(?P<line>\d+)$")
@@ -209,19 +210,6 @@ def guard_value(guard: Guard) -> str | None:
 # --- project files ---------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class FunctionDef:
-    qualname: str
-    name: str
-    first_line: int  # first decorator's line: what co_firstlineno is on 3.11+
-    def_line: int
-    end_line: int
-    params: tuple[str, ...] = ()  # positional parameters, in order
-    varargs: str | None = None  # the name of *args
-    varkw: str | None = None  # the name of **kwargs
-    defaults: int = 0  # how many of `params` (the last ones) have a default: len(__defaults__)
-
-
 class ProjectFiles:
     """Absolute file names of the trace -> display paths under the project root,
     and code objects -> qualified names (by parsing, never importing)."""
@@ -294,7 +282,7 @@ class ProjectFiles:
 
     def functions(self, filename: str) -> list[FunctionDef]:
         if filename not in self._defs:
-            self._defs[filename] = _read_functions(Path(filename))
+            self._defs[filename] = read_functions(Path(filename))
         return self._defs[filename]
 
     def qualname(self, filename: str, co_name: str, firstlineno: int | None) -> str | None:
@@ -367,31 +355,6 @@ def _read_calls(path: Path) -> dict[int, set[str]]:
     return calls
 
 
-def _read_functions(path: Path) -> list[FunctionDef]:
-    try:
-        tree = ast.parse(_read_source(path), filename=str(path))
-    except (OSError, SyntaxError, ValueError):
-        return []
-    found: list[FunctionDef] = []
-
-    def visit(node: ast.AST, prefix: str) -> None:
-        for child in ast.iter_child_nodes(node):
-            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                qual = f"{prefix}{child.name}"
-                first = min([d.lineno for d in child.decorator_list] + [child.lineno])
-                args = child.args
-                found.append(FunctionDef(qual, child.name, first, child.lineno, child.end_lineno or child.lineno,
-                                         tuple(a.arg for a in [*args.posonlyargs, *args.args]),
-                                         args.vararg.arg if args.vararg else None,
-                                         args.kwarg.arg if args.kwarg else None, len(args.defaults)))
-                visit(child, f"{qual}.<locals>.")
-            elif isinstance(child, ast.ClassDef):
-                visit(child, f"{prefix}{child.name}.")
-            else:
-                visit(child, prefix)
-
-    visit(tree, "")
-    return found
 
 
 # --- where a Source is read ------------------------------------------------
