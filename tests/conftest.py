@@ -1,7 +1,8 @@
-"""Shared fixtures: run the CLI in-process and build small projects on disk."""
+"""Shared fixtures: run the CLI in-process, build small projects on disk, install the package `tinylib`."""
 
 from __future__ import annotations
 
+import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
+from tests.analyzer.library_package import install
 from vtlint.cli import main
 
 
@@ -64,3 +66,12 @@ def unreadable(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
         monkeypatch.setattr(vtlint.bounded, "_open_regular", open_regular)
 
     return deny
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """tinylib (tests/analyzer/library_package.py) installed into a temporary site-packages on sys.path."""
+    folder = tmp_path / "env" / "lib" / "site-packages"
+    install(folder)
+    monkeypatch.setattr(sys, "path", [str(folder), *sys.path])
+    return folder

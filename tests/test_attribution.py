@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.analyzer.library_package import SCRIPTS, install, write_script
+from tests.analyzer.library_package import SCRIPTS, write_script
 from vtlint.check import CheckResult, RuntimeInput, run_check
 from vtlint.config import Config
 from vtlint.findings import Evidence, Finding, Kind, Level, Location, Related
@@ -24,14 +24,6 @@ from vtlint.trace import Action, Event
 
 CALLS = {"module_import": "model(torch.ones(2, 8))", "package_attribute": "compiled(x)",
          "auto_class": "model(torch.ones(2, 8))"}
-
-
-@pytest.fixture
-def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "env" / "lib" / "site-packages"
-    install(folder)
-    monkeypatch.setattr(sys, "path", [str(folder), *sys.path])
-    return folder
 
 
 def check(folder: Path, runtime: RuntimeInput | None = None) -> CheckResult:

@@ -10,21 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.analyzer.library_package import SCRIPTS, install, write_script
+from tests.analyzer.library_package import SCRIPTS, write_script
 from vtlint.analyzer import Prediction, analyze
 from vtlint.analyzer.files import discover
 from vtlint.config import Config
 from vtlint.trace import Action
 
 VALUE_GUARDS = {"EQUALS_MATCH", "TRUE_MATCH", "FALSE_MATCH", "NONE_MATCH", "CONSTANT_MATCH"}
-
-
-@pytest.fixture
-def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "env" / "lib" / "site-packages"
-    install(folder)
-    monkeypatch.setattr(sys, "path", [str(folder), *sys.path])
-    return folder
 
 
 def check(folder: Path) -> Prediction:
