@@ -322,6 +322,9 @@ def _measured(module: str) -> frozenset[str]:
 _EXPLICIT = {
     "torch._dynamo.graph_break": (EXPLICIT_BREAK, "User-inserted graph break"),
     "torch._dynamo.skip_frame": (SKIP_FRAME, "User-inserted skip frame: the whole frame runs eagerly"),
+    # in a frame with no speculation checkpoint to go back to (a plain compiled function) torch gives up the frame
+    "torch._dynamo.step_unsupported": ("torch._dynamo.step_unsupported() with empty checkpoint",
+                                       "User-inserted step_unsupported: the whole frame runs eagerly"),
     "torch.nn.Parameter": ("Attempted to use `torch.nn.Parameter()` constructor with Dynamo",
                            "Dynamo does not support creating an nn.Parameter inside the compiled region"),
     "torch.autograd.grad": ("using `torch.autograd.grad` with `torch._dynamo.config.trace_autograd_ops=False`",
@@ -331,6 +334,7 @@ _EXPLICIT = {
 # result becomes a graph input with a RandomValueSource (measured: no break). The
 # other helpers (random.random, gauss, choice, shuffle, seed) are skipped.
 _REPLAYED_RANDOM = frozenset({"random.randint", "random.randrange", "random.uniform"})
+_SKIPS_FRAME = frozenset({"torch._dynamo.skip_frame", "torch._dynamo.step_unsupported"})
 _DISABLE_DECORATORS = frozenset({
     "torch.compiler.disable", "torch._dynamo.disable", "torch._dynamo.eval_frame.disable",
 })
@@ -396,8 +400,12 @@ def decide_library_inline(qualname: str, module: str, *, method: bool) -> Decisi
     return decision
 
 
-def decide_disabled_call(qualname: str) -> Decision:
-    """A call to a function decorated with `torch.compiler.disable`."""
+def decide_disabled_call(qualname: str, *, method: bool = False) -> Decision:
+    """A call to a function decorated with `torch.compiler.disable`. A method's call is a UserMethodVariable
+    Dynamo tries to inline, then refuses (measured: GB0099; a function's, GB0098)."""
+    if method:
+        return _break("Skip inlining `torch.compiler.disable()`d function", "UserMethodVariable",
+                      f"`{qualname}` was wrapped with `torch.compiler.disable`: Dynamo skips inlining it")
     return _break(DISABLED, "SkipFunctionVariable",
                   f"`{qualname}` was wrapped with `torch.compiler.disable`: Dynamo skips calling it")
 
@@ -439,6 +447,9 @@ def _torch_call(qualname: str, arguments: Arguments, settings: DynamoSettings) -
                       "without num_classes the number of classes is the data's maximum plus one")
     if qualname == "torch.nn.Parameter":
         return _parameter(arguments)
+    if qualname == "copy.deepcopy" and arguments.kind(0, "x") == TENSOR:
+        return _break("Attempted to copy.deepcopy a tensor", "TensorVariable",
+                      "Dynamo does not trace `Tensor.__deepcopy__`")
     if qualname in ("torch.compile", "torch.compiler.compile") and len(arguments.kinds) > 1:
         return _break("torch.compile call with > 1 args", vt, "torch.compile inside the compiled region is a "
                       "no-op only with the function alone")
@@ -491,7 +502,7 @@ def _decide_function(qualname: str, settings: DynamoSettings, defined_in: str | 
                       f"`{qualname}` of a tensor needs its value (aten._local_scalar_dense)")
     if qualname in _EXPLICIT:
         gb_type, why = _EXPLICIT[qualname]
-        return _break(gb_type, "SkipFunctionVariable", why, skips_frame=gb_type == SKIP_FRAME)
+        return _break(gb_type, "SkipFunctionVariable", why, skips_frame=qualname in _SKIPS_FRAME)
     if qualname == "pdb.set_trace":  # measured: inlined until it reaches a skipped function
         return _break(SKIPPED, "UserFunctionVariable", "pdb.set_trace starts a debugger session through "
                       "functions trace_rules skips")
@@ -691,7 +702,14 @@ _UNSUPPORTED_METHODS = {
     "sparse_resize_": "Unsupported Tensor.sparse_resize_() call",
     "sparse_resize_and_clear_": "Unsupported Tensor.sparse_resize_and_clear_() call",
     "__repr__": TENSOR_REPR,
+    "retain_grad": "Tensor.retain_grad() with AOTDispatcher",
 }
+# Unsupported methods Dynamo refuses while reading the attribute (var_getattr), not calling it: no call
+# to resume after, the frame runs eagerly (measured: 0 graphs with ops before it)
+_REFUSED_ON_READ = frozenset({"retain_grad"})
+# `set_(source)` of one tensor is traced (aten.set_.source_Tensor); the overloads with a storage offset
+# and sizes are not (measured)
+_SET = "set_"
 # Methods that only break on some receivers (measured: on an intermediate, not on an input).
 _SOMETIMES = {
     "requires_grad_": "requires_grad_() intermediate leaked as output",
@@ -699,8 +717,10 @@ _SOMETIMES = {
 
 
 def decide_tensor_method(name: str, settings: DynamoSettings, arguments: Arguments = NO_ARGUMENTS,
-                         dtype: str | None = None) -> Decision:
-    """`tensor.<name>(...)` in traced code; `dtype` the receiver's when the walk knows it."""
+                         dtype: str | None = None, *, sourced: bool = False,
+                         requires_grad: bool | None = None) -> Decision:
+    """`tensor.<name>(...)` in traced code; `dtype` the receiver's when the walk knows it, `sourced` when
+    the receiver has a Source (a graph input), `requires_grad` its flag when the walk knows it."""
     vt = "TensorVariable"
     if name == "item":
         if settings.capture_scalar_outputs:
@@ -715,8 +735,13 @@ def decide_tensor_method(name: str, settings: DynamoSettings, arguments: Argumen
     dynamic = _dynamic_shape(name, arguments, settings)
     if dynamic is not None:
         return dynamic
+    if name == _SET and len(arguments) <= 1:
+        return Decision(GRAPH_NODE, vt, reason="`Tensor.set_(source)` is aten.set_.source_Tensor, in the graph")
     if name in _UNSUPPORTED_METHODS:
-        return _break(_UNSUPPORTED_METHODS[name], vt, f"Dynamo does not trace `Tensor.{name}()`")
+        return _break(_UNSUPPORTED_METHODS[name], vt, f"Dynamo does not trace `Tensor.{name}()`",
+                      skips_frame=name in _REFUSED_ON_READ)
+    if name == "requires_grad_" and sourced:
+        return _requires_grad_of_input(arguments, requires_grad)
     if name == "data_ptr":  # comparing two of them breaks unless Dynamo proves them equal (GB5976)
         return Decision(CONSTANT, "DataPtrVariable", reason="`Tensor.data_ptr()` is a DataPtrVariable, not a tensor",
                         confidence="medium")
@@ -725,6 +750,18 @@ def decide_tensor_method(name: str, settings: DynamoSettings, arguments: Argumen
     if name in _index().tensor_methods:
         return Decision(GRAPH_NODE, vt, reason=f"`Tensor.{name}` goes into the graph")
     return Decision(UNKNOWN, vt, reason=f"`{name}` is not a torch.Tensor method", confidence="low")
+
+
+def _requires_grad_of_input(arguments: Arguments, requires_grad: bool | None) -> Decision:
+    """`x.requires_grad_(flag)` on a graph input: a metadata mutation Dynamo cannot trace when it changes
+    the flag (GB0125); one that leaves it as it is, is nothing (measured on torch 2.13)."""
+    wanted = arguments.constant(0, "requires_grad")
+    wanted = True if wanted is ABSENT and len(arguments) == 0 else wanted
+    if requires_grad is not None and wanted is not ABSENT and bool(wanted) == requires_grad:
+        return Decision(CONSTANT, "TensorVariable", reason="`requires_grad_()` leaves the input's flag as it is")
+    return _break("Unsupported Tensor.requires_grad_() call", "TensorVariable",
+                  "`requires_grad_()` on a graph input changes its requires_grad: a metadata mutation Dynamo "
+                  "does not trace", "high" if requires_grad is not None else "medium")
 
 
 def _tolist(settings: DynamoSettings, dtype: str | None) -> Decision:
@@ -802,6 +839,38 @@ def decide_boolean_mask(settings: DynamoSettings) -> Decision:
                   "indexing with a boolean mask gives a shape that depends on the tensor's data")
 
 
+# ---------------------------------------------------------------- attribute stores on tensors
+
+
+def decide_tensor_store(name: str, *, sourced: bool, dtype: str | None, new_dtype: str | None) -> Decision | None:
+    """`t.<name> = value` in traced code (BuiltinVariable.call_setattr on a TensorVariable; measured on torch
+    2.13): `requires_grad` is never traced, `data` only on a graph input (one with a Source) and to a tensor
+    of the same dtype. None for a store Dynamo traces (`.grad`, `.data` of an input)."""
+    vt = "TensorVariable"
+    if name == "requires_grad":
+        return _break("setattr() on Tensor.requires_grad", vt, "setting `requires_grad` can make a new leaf "
+                      "in the middle of the graph, which AOTAutograd does not handle")
+    if name != "data":
+        return None
+    if not sourced:
+        return _break("Failed to mutate tensor data attribute", vt,
+                      "`.data` can be set only on a tensor made outside the compiled region")
+    if dtype and new_dtype and dtype != new_dtype:
+        return _break("Failed to mutate tensor data attribute to different dtype", vt,
+                      f"`.data` of a {dtype} input set to a {new_dtype} tensor")
+    return None
+
+
+# ---------------------------------------------------------------- class statements
+
+
+def decide_class_statement() -> Decision:
+    """A `class` statement in traced code: `__build_class__` is traced only with
+    config.enable_trace_load_build_class (off by default; measured: GB8977 at the class line)."""
+    return _break("Invalid call to __build_class__", "BuiltinVariable",
+                  "Dynamo does not trace a class definition (enable_trace_load_build_class=False)")
+
+
 # ---------------------------------------------------------------- control flow
 
 _BRANCHES = frozenset({"if", "while", "ternary", "and", "or", "not-if"})
@@ -853,6 +922,10 @@ _UNSUPPORTED_CTX = {
     "threading.Lock": "Dynamo does not know how to enter a `_thread.lock` context manager",
     "threading.RLock": "Dynamo does not know how to enter a `_thread.RLock` context manager",
 }
+# contextlib's managers Dynamo refuses to build (UserDefinedClassVariable, "unsupported contextlib.* API");
+# the resumed frame then cannot enter the object eagerly made, and runs eagerly (measured: GB0262, then GB0142
+# at the same line, and only the graph before it)
+_CONTEXTLIB_REFUSED = frozenset({"contextlib.closing", "contextlib.redirect_stdout", "contextlib.redirect_stderr"})
 
 
 def decide_context_manager(qualname: str, settings: DynamoSettings) -> Decision:
@@ -862,6 +935,10 @@ def decide_context_manager(qualname: str, settings: DynamoSettings) -> Decision:
         if "open" in qualname:  # the call breaks first; the resumed frame cannot enter the file object
             return _break(BUILTIN_OPERATOR, "BuiltinVariable", _UNSUPPORTED_CTX[qualname], also=(UNSUPPORTED_CTX,))
         return _break(UNSUPPORTED_CTX, "UserDefinedObjectVariable", _UNSUPPORTED_CTX[qualname], skips_frame=True)
+    if qualname in _CONTEXTLIB_REFUSED:
+        return _break("unsupported contextlib.* API", "UserDefinedClassVariable",
+                      f"Dynamo does not build `{qualname}` (it relies on exception handling Dynamo does not "
+                      "trace)", also=(UNSUPPORTED_CTX,), partial=True)
     if qualname in _SUPPORTED_CTX:
         return Decision(GRAPH_NODE, "ContextWrappingVariable", reason=f"Dynamo enters `{qualname}`")
     rule = _index().torch_functions.get(qualname)

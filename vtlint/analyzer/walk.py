@@ -900,6 +900,8 @@ class Walker:
             self.local_names[key] = f"{act.qualname}.<locals>.{stmt.name.value}"
             act.env[stmt.name.value] = Value(V.FUNC, ref=key)
         elif isinstance(stmt, cst.ClassDef):
+            if not self.eager and act.qualname != MODULE_FRAME:
+                self.graph_break(act, stmt, breaks.decide_class_statement(), f"class {stmt.name.value}")
             # a script's own classes (walked at module level by the driver) are its globals
             act.env[stmt.name.value] = (self.global_value(act.parsed.summary, stmt.name.value)
                                         if act.qualname == MODULE_FRAME else V.unknown())
@@ -1322,6 +1324,10 @@ class Walker:
                 self.call_user(setter, [value], {}, act, target)  # type: ignore[arg-type]
             elif owner.kind == V.CLASS and owner.ref and self.eager:
                 self._store_on_class(owner.ref, target.attr.value, value, act)
+            elif owner.kind == V.TENSOR and not self.eager and (decision := breaks.decide_tensor_store(
+                    target.attr.value, sourced=owner.source is not None, dtype=owner.pytype,
+                    new_dtype=value.pytype if value.kind == V.TENSOR else None)) is not None:
+                self.graph_break(act, target, decision, f"store to Tensor.{target.attr.value}")
             elif owner.kind in (V.OBJECT, V.NN_MODULE):
                 # a store mid-trace: later reads in this frame see the new value, without a Source
                 # (Dynamo tracks the mutation as a side effect; nothing is guarded on it)
@@ -2216,7 +2222,8 @@ class Walker:
             return V.const(None)  # weight initialization: tensors only, nothing Dynamo guards
         decorators = parsed.summary.functions.get(qualname)
         if not self.eager and decorators and any(breaks.is_disabled_decorator(d) for d in decorators.decorators):
-            self.graph_break(act, node, breaks.decide_disabled_call(qualname), qualname)
+            self.graph_break(act, node, breaks.decide_disabled_call(qualname, method=func.bound_self is not None),
+                             qualname)
             return V.unknown()
         if not self.eager and decorators and any(breaks.is_skipping_decorator(d) for d in decorators.decorators):
             self.graph_break(act, node, breaks.decide_skipped_wrapper(qualname, method=func.bound_self is not None),

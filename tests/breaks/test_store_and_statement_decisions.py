@@ -1,0 +1,59 @@
+"""Decisions on tensor methods by their receiver, attribute stores on tensors, class statements, contextlib's
+managers, explicit debugging breaks and disabled methods. Each is measured on torch 2.13 by a golden
+program of tests/golden_breaks (named in the test)."""
+
+from __future__ import annotations
+
+from vtlint.analyzer import breaks
+from vtlint.config import DynamoSettings
+
+S = DynamoSettings()
+T, C = breaks.TENSOR, "ConstantVariable"
+
+
+def test_set_breaks_only_with_a_storage_offset_and_sizes() -> None:  # set_storage_offset, ok_set_from_tensor
+    assert breaks.decide_tensor_method("set_", S, breaks.Arguments((T, C, C))).gb_id == "GB0128"
+    assert not breaks.decide_tensor_method("set_", S, breaks.Arguments((T,))).breaks
+
+
+def test_retain_grad_is_refused_on_read_and_skips_the_frame() -> None:  # retain_grad_call
+    decision = breaks.decide_tensor_method("retain_grad", S)
+    assert decision.gb_id == "GB0108" and decision.skips_frame
+    assert not breaks.decide_tensor_method("resize_as_", S, breaks.Arguments((T,))).skips_frame
+
+
+def test_requires_grad_of_an_input_by_its_flag() -> None:  # requires_grad_input
+    assert breaks.decide_tensor_method("requires_grad_", S, sourced=True, requires_grad=False).gb_id == "GB0125"
+    assert breaks.decide_tensor_method("requires_grad_", S, sourced=True).confidence == "medium"
+    assert not breaks.decide_tensor_method("requires_grad_", S, sourced=True, requires_grad=True).breaks
+    off = breaks.Arguments((C,), constants=((0, False),))
+    assert not breaks.decide_tensor_method("requires_grad_", S, off, sourced=True, requires_grad=False).breaks
+    # an intermediate: what breaks is returning it (GB8985, requires_grad_intermediate)
+    assert breaks.decide_tensor_method("requires_grad_", S).gb_id == "GB8985"
+
+
+def test_attribute_stores_on_tensors() -> None:  # requires_grad_store, data_store_*, ok_data_store_input
+    store = breaks.decide_tensor_store
+    assert store("requires_grad", sourced=True, dtype=None, new_dtype=None).gb_id == "GB0206"  # type: ignore[union-attr]
+    assert store("data", sourced=False, dtype="float32", new_dtype="float32").gb_id == "GB0056"  # type: ignore[union-attr]
+    assert store("data", sourced=True, dtype="float32", new_dtype="float64").gb_id == "GB0220"  # type: ignore[union-attr]
+    assert store("data", sourced=True, dtype="float32", new_dtype="float32") is None
+    assert store("data", sourced=True, dtype=None, new_dtype="float64") is None
+    assert store("grad", sourced=False, dtype=None, new_dtype=None) is None
+
+
+def test_class_statement_and_contextlib_managers() -> None:  # class_in_forward, redirect_stdout_block
+    assert breaks.decide_class_statement().gb_id == "GB8977"
+    redirect = breaks.decide_context_manager("contextlib.redirect_stdout", S)
+    assert redirect.gb_id == "GB0262" and redirect.also == (breaks.UNSUPPORTED_CTX,) and redirect.partial
+    assert not breaks.decide_context_manager("contextlib.nullcontext", S).breaks
+
+
+def test_explicit_breaks_disabled_methods_and_deepcopy() -> None:  # step_unsupported_call, disabled_method, ...
+    step = breaks.decide_function("torch._dynamo.step_unsupported", S)
+    assert step.gb_id == "GB0275" and step.skips_frame
+    assert not breaks.decide_function("torch._dynamo.graph_break", S).skips_frame
+    assert breaks.decide_disabled_call("Net.log_stats", method=True).gb_id == "GB0099"
+    assert breaks.decide_disabled_call("log_stats").gb_id == "GB0098"
+    assert breaks.decide_function("copy.deepcopy", S, arguments=breaks.Arguments((T,))).gb_id == "GB4198"
+    assert not breaks.decide_function("copy.deepcopy", S, arguments=breaks.Arguments(("ConstDictVariable",))).breaks
