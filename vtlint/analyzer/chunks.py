@@ -59,7 +59,9 @@ class Chunk:
     @classmethod
     def of(cls, module: cst.Module) -> Chunk:
         try:
-            ranges = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+            # the provider run alone: MetadataWrapper.resolve would also walk the whole tree once more for
+            # the batchable providers, with none to run (LibCST 1.9: a third of the positions' cost)
+            ranges = PositionProvider()._gen(MetadataWrapper(module, unsafe_skip_copy=True))
         except KeyError as exc:
             # LibCST's position recorder loses its bookkeeping while a RecursionError of its code
             # generation unwinds (a `1 + 1 + ...` of thousands of terms): the nesting is the error
