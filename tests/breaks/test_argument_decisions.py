@@ -77,3 +77,25 @@ def test_index_by_a_tensor_and_builtins_on_tensors() -> None:
     for name, gb_id in (("range", "GB0059"), ("pow", "GB0059"), ("sorted", "GB0059"), ("any", "GB0170")):
         assert breaks.decide_builtin(name, S, tensor_args=True).gb_id == gb_id, name
     assert not breaks.decide_builtin("max", S, tensor_args=True).breaks
+
+
+def test_check_message_must_be_a_function_of_the_frame() -> None:  # check_message_outside, ok_check_message_lambda
+    func = "UserFunctionVariable"
+    assert breaks.decide_function("torch._check", S, arguments=breaks.Arguments((C, func), sourced=(1,))).gb_id \
+        == "GB9840"
+    assert breaks.decide_function("torch._check", S, arguments=breaks.Arguments((C, C))).gb_id == "GB9840"
+    assert not breaks.decide_function("torch._check", S, arguments=breaks.Arguments((C, func))).breaks
+    assert not breaks.decide_function("torch._check", S, arguments=breaks.Arguments((C,))).breaks
+    with_type = breaks.Arguments(("UserDefinedClassVariable", C, C), sourced=(0,))
+    assert breaks.decide_function("torch._check_with", S, arguments=with_type).gb_id == "GB9840"
+
+
+def test_generator_methods_sparse_creation_and_inplace_views() -> None:  # generator_seed_global, ...
+    assert breaks.decide_function("torch.Generator.manual_seed", S, arguments=breaks.Arguments((C,))).gb_id \
+        == "GB7650"
+    assert not breaks.decide_function("torch.Generator.device", S, arguments=breaks.Arguments()).breaks
+    assert breaks.decide_function("torch.sparse_csr_tensor", S, arguments=breaks.Arguments((T, T, T))).gb_id \
+        == "GB0374"
+    on_input = breaks.Arguments((T, C), sourced=(0,))
+    assert breaks.decide_function("torch.Tensor.unsqueeze_", S, arguments=on_input).gb_id == "GB0072"
+    assert not breaks.decide_function("torch.Tensor.unsqueeze_", S, arguments=breaks.Arguments((T, C))).breaks

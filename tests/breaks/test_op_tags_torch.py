@@ -43,3 +43,22 @@ def test_dynamic_shape_ops_are_the_tagged_ones() -> None:
     renamed = {python for python in ELSEWHERE.values() if python in breaks.DYNAMIC_SHAPE_OPS}
     assert plain | renamed == breaks.DYNAMIC_SHAPE_OPS, "the installed torch tags other ops than vtlint decides"
     assert set(ELSEWHERE) <= tagged, sorted(set(ELSEWHERE) - tagged)
+
+
+_INPLACE_VIEW = """
+import json, torch
+names = []
+for name in dir(torch.ops.aten):
+    packet = getattr(torch.ops.aten, name)
+    overloads = packet.overloads() if hasattr(packet, "overloads") else []
+    # Dynamo reads the first overload's tags (variables/torch.py, "Inplace op on input tensor")
+    if overloads and torch.Tag.inplace_view in getattr(packet, overloads[0]).tags:
+        names.append(name)
+print(json.dumps(sorted(names)))
+"""
+
+
+def test_inplace_view_ops_are_the_tagged_ones() -> None:
+    done = subprocess.run([sys.executable, "-c", _INPLACE_VIEW], capture_output=True, text=True, check=True,
+                          timeout=300)
+    assert set(json.loads(done.stdout)) == breaks.INPLACE_VIEW_OPS

@@ -33,13 +33,16 @@ def test_requires_grad_of_an_input_by_its_flag() -> None:  # requires_grad_input
 
 
 def test_attribute_stores_on_tensors() -> None:  # requires_grad_store, data_store_*, ok_data_store_input
-    store = breaks.decide_tensor_store
-    assert store("requires_grad", sourced=True, dtype=None, new_dtype=None).gb_id == "GB0206"  # type: ignore[union-attr]
-    assert store("data", sourced=False, dtype="float32", new_dtype="float32").gb_id == "GB0056"  # type: ignore[union-attr]
-    assert store("data", sourced=True, dtype="float32", new_dtype="float64").gb_id == "GB0220"  # type: ignore[union-attr]
-    assert store("data", sourced=True, dtype="float32", new_dtype="float32") is None
-    assert store("data", sourced=True, dtype=None, new_dtype="float64") is None
-    assert store("grad", sourced=False, dtype=None, new_dtype=None) is None
+    def store(name: str, sourced: bool, dtype: str | None, new_dtype: str | None) -> str | None:
+        decision = breaks.decide_tensor_store(name, sourced=sourced, dtype=dtype, new_dtype=new_dtype)
+        return decision.gb_id if decision is not None else None
+
+    assert store("requires_grad", True, None, None) == "GB0206"
+    assert store("data", False, "float32", "float32") == "GB0056"
+    assert store("data", True, "float32", "float64") == "GB0220"
+    assert store("data", True, "float32", "float32") is None
+    assert store("data", True, None, "float64") is None
+    assert store("grad", False, None, None) is None
 
 
 def test_class_statement_and_contextlib_managers() -> None:  # class_in_forward, redirect_stdout_block

@@ -432,6 +432,20 @@ def decide_function(qualname: str, settings: DynamoSettings, *, defined_in: str 
     return _as_measured(qualname, decision, probed[qualname])
 
 
+# torch._check and the handlers that share its message check, with the message's position
+_CHECKS = {"torch._check": 1, "torch._check_index": 1, "torch._check_value": 1, "torch._check_type": 1,
+           "torch._check_not_implemented": 1, "torch._check_with": 2}
+# torch.Generator's stateful methods trace_rules skips (torch/_dynamo/trace_rules.py,
+# _GENERATOR_METHODS_THAT_GRAPH_BREAK); called on a generator object they break (measured: GB7650)
+_GENERATOR = ("torch.Generator.", "torch._C.Generator.", "torch.default_generator.")
+_GENERATOR_METHODS = frozenset({"clone_state", "get_offset", "get_state", "graphsafe_get_state",
+                                "graphsafe_set_state", "initial_seed", "manual_seed", "seed", "set_offset",
+                                "set_state"})
+# aten ops whose first overload is tagged `inplace_view` (what Dynamo reads), reached as torch functions
+# (`torch.Tensor.unsqueeze_(x, 0)`): on an input Dynamo refuses them (measured: GB0072; tests/breaks checks the list against the installed torch's tags)
+INPLACE_VIEW_OPS = frozenset({"as_strided_", "resize_as_", "set_", "t_", "transpose_", "unsqueeze_"})
+
+
 def _torch_call(qualname: str, arguments: Arguments, settings: DynamoSettings) -> Decision | None:
     """The handlers of torch functions (TorchInGraphFunctionVariable) that refuse some arguments
     (measured on torch 2.13); None when the call is decided as any other."""
@@ -453,6 +467,17 @@ def _torch_call(qualname: str, arguments: Arguments, settings: DynamoSettings) -
     if qualname in ("torch.compile", "torch.compiler.compile") and len(arguments.kinds) > 1:
         return _break("torch.compile call with > 1 args", vt, "torch.compile inside the compiled region is a "
                       "no-op only with the function alone")
+    if qualname in _CHECKS:
+        return _check_message(arguments, _CHECKS[qualname])
+    if qualname.startswith(_GENERATOR) and qualname.rpartition(".")[2] in _GENERATOR_METHODS:
+        return _break("torch.Generator method", "UserDefinedObjectVariable", f"`{qualname}` is a stateful RNG "
+                      "operation Dynamo does not put in the graph")
+    if _index().torch_functions.get(qualname) == "SparseTensorCreationSkipVariable":
+        return _break("Sparse tensor creation not supported", "SparseTensorCreationSkipVariable",
+                      f"`{qualname}` makes a sparse tensor, which torch.compile does not support")
+    if qualname.startswith("torch.Tensor.") and qualname.rpartition(".")[2] in INPLACE_VIEW_OPS \
+            and arguments.kind(0) == TENSOR and 0 in arguments.sourced:
+        return _break("Inplace op on input tensor", vt, f"`{qualname}` changes the view of an input tensor in place")
     if qualname == "torch.is_inference_mode_enabled":
         return _break("Encountered torch.is_inference_mode_enabled during tracing", vt,
                       "Dynamo does not trace torch.is_inference_mode_enabled()")
@@ -460,6 +485,17 @@ def _torch_call(qualname: str, arguments: Arguments, settings: DynamoSettings) -
         return _break("Attempted to use tensor creation function with requires_grad=True", vt,
                       f"`{qualname}(..., requires_grad=True)` makes a leaf tensor inside the graph")
     return None
+
+
+def _check_message(arguments: Arguments, at: int) -> Decision | None:
+    """`torch._check(cond, message)` and kin: the message must be a function defined in the compiled region
+    (a NestedUserFunctionVariable); any other (a module-level function, a string) breaks (GB9840)."""
+    kind = arguments.kind(at, "message")
+    if kind is None or (kind == "UserFunctionVariable" and at not in arguments.sourced
+                        and "message" not in arguments.sourced):
+        return None
+    return _break("Can't extract message from torch._check*()", "TorchInGraphFunctionVariable",
+                  "the message of torch._check*() is not a function defined inside the compiled region")
 
 
 def _parameter(arguments: Arguments) -> Decision:
