@@ -60,3 +60,16 @@ def test_explicit_breaks_disabled_methods_and_deepcopy() -> None:  # step_unsupp
     assert breaks.decide_disabled_call("log_stats").gb_id == "GB0098"
     assert breaks.decide_function("copy.deepcopy", S, arguments=breaks.Arguments((T,))).gb_id == "GB4198"
     assert not breaks.decide_function("copy.deepcopy", S, arguments=breaks.Arguments(("ConstDictVariable",))).breaks
+
+
+def test_ndarray_attributes_and_methods() -> None:  # ndarray_attributes, ndarray_tobytes, ok_ndarray_shape
+    dtype = breaks.decide_ndarray_attribute("dtype")
+    assert dtype is not None and dtype.gb_id == "GB0157" and dtype.partial
+    tobytes = breaks.decide_ndarray_attribute("tobytes")
+    assert tobytes is not None and tobytes.gb_id == "GB0158" and not tobytes.partial
+    assert breaks.decide_ndarray_attribute("shape") is None and breaks.decide_ndarray_attribute("sum") is None
+
+
+def test_sort_by_tensor_keys() -> None:  # sort_by_tensor_key, ok_sort_by_constant_key
+    decision = breaks.decide_sort_keys()
+    assert decision.gb_id == "GB0207" and not decision.skips_frame and not decision.partial

@@ -800,6 +800,25 @@ def _requires_grad_of_input(arguments: Arguments, requires_grad: bool | None) ->
                   "does not trace", "high" if requires_grad is not None else "medium")
 
 
+# What torch._numpy does not model of an ndarray that `Tensor.numpy()` made under trace_numpy
+# (NumpyNdarrayVariable; measured on torch 2.13)
+_NDARRAY_ATTRIBUTES = frozenset({"base", "flags", "dtype"})
+_NDARRAY_METHODS = frozenset({"tobytes", "tostring"})
+
+
+def decide_ndarray_attribute(name: str) -> Decision | None:
+    """`a.<name>` of an ndarray traced as a tensor: `base`, `flags` and `dtype` are refused when read
+    (GB0157; no call to resume after: the graph before it is compiled, the rest of the frame runs eagerly,
+    measured), `tobytes()`/`tostring()` when called (GB0158); None for what torch._numpy models."""
+    if name in _NDARRAY_ATTRIBUTES:
+        return _break("Unsupported ndarray attribute access", "NumpyNdarrayVariable",
+                      f"Dynamo does not trace `ndarray.{name}`", partial=True)
+    if name in _NDARRAY_METHODS:
+        return _break("Unsupported ndarray method call", "NumpyNdarrayVariable",
+                      f"`ndarray.{name}()` is not modelled in torch._numpy")
+    return None
+
+
 def _tolist(settings: DynamoSettings, dtype: str | None) -> Decision:
     """`Tensor.tolist()`: on an integer tensor each element is an `.item()` ("Data dependent operator"
     unless capture_scalar_outputs), on any other Dynamo refuses (measured). A dtype the walk does not
@@ -895,6 +914,14 @@ def decide_tensor_store(name: str, *, sourced: bool, dtype: str | None, new_dtyp
         return _break("Failed to mutate tensor data attribute to different dtype", vt,
                       f"`.data` of a {dtype} input set to a {new_dtype} tensor")
     return None
+
+
+def decide_sort_keys() -> Decision:
+    """sorted(..., key=f) / list.sort(key=f) in traced code: Dynamo calls `f` on each element while tracing
+    and sorts by the results only when all of them are Python constants; a tensor key breaks (measured:
+    GB0207, the sort running eagerly and the frame resuming after it)."""
+    return _break("sort with non-constant keys", "ListVariable",
+                  "the sort keys are tensors, whose order Dynamo cannot know while tracing")
 
 
 # ---------------------------------------------------------------- class statements

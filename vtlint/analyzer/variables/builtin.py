@@ -15,7 +15,7 @@ from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables import data_files, sets
 from vtlint.analyzer.variables.data import DataLoaderVariable, TensorDatasetVariable
 from vtlint.analyzer.variables.dicts import dict_of
-from vtlint.analyzer.variables.lists import NONEMPTY, too_long
+from vtlint.analyzer.variables.lists import NONEMPTY, check_sort_keys, too_long
 from vtlint.analyzer.variables.nn_module import set_child
 from vtlint.analyzer.variables.tensor import SIZE
 from vtlint.analyzer.variables.user_defined import UserDefinedObjectVariable
@@ -63,6 +63,8 @@ class BuiltinVariable(Value):
             return _type_of(tx, args[0])
         if name == "range":
             return _range(tx, args, act, node)
+        if name == "sorted" and args:
+            check_sort_keys(tx, tx.iterate(args[0], act, node), kwargs.get("key"), act, node)
         if name in _SEQUENCES:
             return _sequence(tx, name, args, act, node)
         if name in ("map", "filter") and len(args) >= 2:

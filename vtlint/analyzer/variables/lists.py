@@ -66,6 +66,8 @@ class BaseListVariable(Value):
 
 
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
+        if name == "sort":
+            return Value(V.LIB, ref="list.sort", bound_self=self)
         return Value(V.LIB, ref=f"list.{name}", bound_self=self) if name in MUTATORS | READERS else V.unknown()
 
     def _read(self, method: str, args: list[Value]) -> Value:
@@ -85,6 +87,9 @@ class BaseListVariable(Value):
         the mutation after the graph, so the next call finds another length."""
         if method in READERS:
             return self._read(method, args)
+        if method == "sort":
+            check_sort_keys(tx, self.items, kwargs.get("key"), act, node)
+            return V.const(None)
         if self.kind != V.LIST:
             return V.unknown()
         tx.length_check(self, act, node)
@@ -112,6 +117,16 @@ class BaseListVariable(Value):
         else:
             self.items = None
         return V.const(None) if method != "pop" else V.unknown()
+
+
+def check_sort_keys(tx: Walker, items: list[Value] | None, key: Value | None, act: Act, node: cst.Call) -> None:
+    """sorted()/list.sort() with a `key`: Dynamo calls it on each element while tracing, and a key that is
+    a tensor, not a Python constant, breaks the graph at the sort."""
+    if key is None or items is None or tx.eager:
+        return
+    keys = [tx.call(key, [item], {}, act, node) for item in items]
+    if any(k.kind == V.TENSOR for k in keys):
+        tx.graph_break(act, node, breaks.decide_sort_keys(), "sort by tensor keys")
 
 
 NONEMPTY = "nonempty"  # attrs flag of a range of unknown length known to run at least once

@@ -50,6 +50,10 @@ class TensorVariable(Value):
         return None
 
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
+        if NDARRAY in self.attrs and not tx.eager and act is not None and node is not None \
+                and (decision := breaks.decide_ndarray_attribute(name)) is not None:
+            tx.graph_break(act, node, decision, f"ndarray.{name}")  # read or called, the break is at this line
+            return V.unknown()
         if name == "shape" and (sizes := known_sizes(self, tx)) is not None:
             return Value(V.TUPLE, items=sizes)
         if name == "shape":  # a SizeVariable: ints of the static shape, guarded by the TENSOR_MATCH only
@@ -135,6 +139,7 @@ _CONVERSIONS = {method: DTYPE_NAMES[method] for method in ("float", "double", "h
 
 
 SIZE = "tensor_size"  # attrs flag of an int read from a tensor's shape
+NDARRAY = "ndarray"  # attrs flag of what `Tensor.numpy()` returns: an ndarray Dynamo traces as a tensor
 
 # torch's device types besides "cpu"; a project places tensors only on those it names somewhere
 # (`.to("cuda")`, `--device xpu`, `torch.device("mps")`)
@@ -215,6 +220,8 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
             return receiver.with_(pytype=dtype_of(args[0]), attrs=dict(receiver.attrs), source=None, read_at=None)
         if method == "detach":
             return receiver.with_(attrs={"requires_grad": V.const(False)}, source=None, read_at=None)
+        if method == "numpy":
+            return tensor(receiver.items, receiver.pytype, attrs={NDARRAY: V.const(True)})
         if method in ("clone", "contiguous", "cpu", "cuda"):
             kept = {k: v for k, v in receiver.attrs.items() if k == "requires_grad"}
             return receiver.with_(attrs=kept, source=None, read_at=None)
