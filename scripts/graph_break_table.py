@@ -28,6 +28,7 @@ from vtlint.rules.trace_rules.snapshot import current  # noqa: E402
 
 DOC = ROOT / "docs" / "graph-breaks.md"
 CITED = 3  # goldens named per id
+LOOP_BREAK = "graph break in loop"
 NOT_RAISED = "not raised by this torch"
 ORDER = (visibility.STATIC, visibility.RUNTIME, visibility.INSIDE, visibility.UNCLASSIFIED, NOT_RAISED)
 _JOINED = re.compile(r"\"\s*\n\s*f?\"")  # "...text "\n  f"more..." : implicit concatenation
@@ -49,14 +50,17 @@ def is_raised(gb_type: str, source: str | None) -> bool:
     return source is None or not literal or literal in source or literal.replace('"', '\\"') in source
 
 
-def goldens() -> dict[str, dict[str, bool]]:
-    """GB id -> {golden program: predicted (False: marked `missed`)}."""
+def goldens(registry: dict[str, dict[str, Any]]) -> dict[str, dict[str, bool]]:
+    """GB id -> {golden program: predicted (False: marked `missed`)}. A `loop` mark is also torch's
+    "graph break in loop" (the frame skipped for a break inside a loop), predicted unless `loop-missed`."""
+    in_loop = next((gb_id for gb_id, entry in registry.items() if entry["gb_type"] == LOOP_BREAK), None)
     found: dict[str, dict[str, bool]] = {}
     for path in sorted(PROGRAMS_DIR.glob("*.py")):
         for mark in expectations(path.read_text(encoding="utf-8")):
-            for gb_id in mark.gb_ids:
+            loop = {in_loop: mark.in_loop} if in_loop and (mark.in_loop or mark.loop_missed) else {}
+            for gb_id, predicted in {**dict.fromkeys(mark.gb_ids, not mark.missed), **loop}.items():
                 seen = found.setdefault(gb_id, {})
-                seen[path.stem] = seen.get(path.stem, False) or not mark.missed
+                seen[path.stem] = seen.get(path.stem, False) or predicted
     return found
 
 
@@ -76,7 +80,7 @@ def _cell(text: str) -> str:
 
 def render(snapshot: dict[str, Any]) -> str:
     registry: dict[str, dict[str, Any]] = snapshot["registry"]
-    proven, codes, source = goldens(), rule_codes(), raised_types()
+    proven, codes, source = goldens(registry), rule_codes(), raised_types()
     rows: dict[str, list[str]] = {cls: [] for cls in ORDER}
     total: Counter[str] = Counter()
     predicted: Counter[str] = Counter()
@@ -108,7 +112,8 @@ def render(snapshot: dict[str, Any]) -> str:
         "**only inside torch** (higher-order ops' subgraph checks, compiled autograd, export, distributed, Triton,",
         "TorchScript, Dynamo's own invariants). An id is *predicted* when a golden program marks it with",
         "`# expect: GBnnnn` and the static pass predicts it there (tests/golden_breaks checks both against torch);",
-        "`(missed)` names a golden where torch breaks and the static pass does not predict it yet. The registry",
+        "`(missed)` names a golden where torch breaks and the static pass does not predict it yet. A `loop` mark",
+        "is also torch's \"graph break in loop\" (the frame skipped for a break inside a loop). The registry",
         "also keeps ids no code of this torch raises any more (its last section, outside the totals' classes).",
         "",
         "| class | ids | predicted, proven by a golden | share |",

@@ -99,3 +99,11 @@ def test_generator_methods_sparse_creation_and_inplace_views() -> None:  # gener
     on_input = breaks.Arguments((T, C), sourced=(0,))
     assert breaks.decide_function("torch.Tensor.unsqueeze_", S, arguments=on_input).gb_id == "GB0072"
     assert not breaks.decide_function("torch.Tensor.unsqueeze_", S, arguments=breaks.Arguments((T, C))).breaks
+
+
+def test_check_message_closing_over_a_tensor() -> None:  # check_message_closure
+    func = "UserFunctionVariable"
+    closure = breaks.Arguments((C, func), tensor_closures=(1,))
+    assert breaks.decide_function("torch._check", S, arguments=closure).gb_id == "GB9158"
+    assert breaks.Arguments((T, C, func), tensor_closures=(2,)).after_first().tensor_closures == (1,)
+    assert breaks.decide_closure_repr().gb_id == "GB1584"

@@ -83,6 +83,7 @@ class Arguments:
     constants: tuple[tuple[int | str, object], ...] = ()  # (position or keyword, value)
     dtypes: tuple[tuple[int | str, str], ...] = ()  # (position or keyword, dtype) of tensors
     sourced: tuple[int | str, ...] = ()  # arguments with a Source: read from outside the frame
+    tensor_closures: tuple[int | str, ...] = ()  # functions made in the frame whose cells hold a tensor
 
     def __len__(self) -> int:
         return len(self.kinds) + len(self.keywords)
@@ -114,8 +115,11 @@ class Arguments:
             return tuple((shift[k], v) if isinstance(k, int) and k in shift else (k, v)
                          for k, v in pairs if k != 0)
 
-        sourced = tuple(shift.get(k, k) if isinstance(k, int) else k for k in self.sourced if k != 0)
-        return Arguments(self.kinds[1:], self.keywords, moved(self.constants), moved(self.dtypes), sourced)
+        def at(places: tuple[int | str, ...]) -> tuple[int | str, ...]:
+            return tuple(shift.get(k, k) if isinstance(k, int) else k for k in places if k != 0)
+
+        return Arguments(self.kinds[1:], self.keywords, moved(self.constants), moved(self.dtypes), at(self.sourced),
+                         at(self.tensor_closures))
 
 
 TENSOR = "TensorVariable"
@@ -442,7 +446,8 @@ _GENERATOR_METHODS = frozenset({"clone_state", "get_offset", "get_state", "graph
                                 "graphsafe_set_state", "initial_seed", "manual_seed", "seed", "set_offset",
                                 "set_state"})
 # aten ops whose first overload is tagged `inplace_view` (what Dynamo reads), reached as torch functions
-# (`torch.Tensor.unsqueeze_(x, 0)`): on an input Dynamo refuses them (measured: GB0072; tests/breaks checks the list against the installed torch's tags)
+# (`torch.Tensor.unsqueeze_(x, 0)`): on an input Dynamo refuses them (measured: GB0072; tests/breaks checks
+# the list against the installed torch's tags)
 INPLACE_VIEW_OPS = frozenset({"as_strided_", "resize_as_", "set_", "t_", "transpose_", "unsqueeze_"})
 
 
@@ -491,8 +496,11 @@ def _check_message(arguments: Arguments, at: int) -> Decision | None:
     """`torch._check(cond, message)` and kin: the message must be a function defined in the compiled region
     (a NestedUserFunctionVariable); any other (a module-level function, a string) breaks (GB9840)."""
     kind = arguments.kind(at, "message")
-    if kind is None or (kind == "UserFunctionVariable" and at not in arguments.sourced
-                        and "message" not in arguments.sourced):
+    place = at if at < len(arguments.kinds) else "message"
+    if place in arguments.tensor_closures:
+        return _break("Can't convert torch._check*() message closure", "TorchInGraphFunctionVariable",
+                      "the message function of torch._check*() closes over a tensor, not Python constants")
+    if kind is None or (kind == "UserFunctionVariable" and place not in arguments.sourced):
         return None
     return _break("Can't extract message from torch._check*()", "TorchInGraphFunctionVariable",
                   "the message of torch._check*() is not a function defined inside the compiled region")
@@ -914,6 +922,13 @@ def decide_tensor_store(name: str, *, sourced: bool, dtype: str | None, new_dtyp
         return _break("Failed to mutate tensor data attribute to different dtype", vt,
                       f"`.data` of a {dtype} input set to a {new_dtype} tensor")
     return None
+
+
+def decide_closure_repr() -> Decision:
+    """`repr(f)` of a function made in the frame that closes over a tensor: Dynamo builds the function to
+    format it, and cannot make its closure of Python constants (measured: GB1584)."""
+    return _break("repr() on nested function with non-constructible closure", "NestedUserFunctionVariable",
+                  "the function closes over a tensor, so Dynamo cannot rebuild it to call repr() on it")
 
 
 def decide_sort_keys() -> Decision:

@@ -6,7 +6,7 @@ import torch
 def noisy(x, n):
     for i in range(n):
         x = x * 2
-        print(i)  # expect: GB0059 loop
+        print(i)  # expect: GB0059 loop-missed
     return x
 
 

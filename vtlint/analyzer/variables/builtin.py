@@ -15,6 +15,7 @@ from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables import data_files, sets
 from vtlint.analyzer.variables.data import DataLoaderVariable, TensorDatasetVariable
 from vtlint.analyzer.variables.dicts import dict_of
+from vtlint.analyzer.variables.functions import UserFunctionVariable
 from vtlint.analyzer.variables.lists import NONEMPTY, check_sort_keys, too_long
 from vtlint.analyzer.variables.nn_module import set_child
 from vtlint.analyzer.variables.tensor import SIZE
@@ -54,6 +55,9 @@ class BuiltinVariable(Value):
         if tx.eager and name == "open":
             return data_files.opened(tx, args, kwargs)  # the script reads a data file: its text
         decision = breaks.decide_builtin(name, tx.settings, tensor_args=tensors)
+        if name == "repr" and args and isinstance(args[0], UserFunctionVariable) and not tx.eager \
+                and args[0].closes_over_tensor(tx):
+            decision = breaks.decide_closure_repr()
         if decision.action == "graph-break":
             tx.graph_break(act, node, decision, name)
             return V.unknown()

@@ -33,6 +33,14 @@ class UserFunctionVariable(Value):
                       node: cst.Call) -> Value:
         return tx.call_user(self, args, kwargs, act, node) if self.ref else V.unknown()
 
+    def closes_over_tensor(self, tx: Walker) -> bool:
+        """A function made in the frame whose cells hold a tensor: Dynamo cannot turn its closure into Python
+        constants (ClosureConversionError) to rebuild the function outside the graph."""
+        from vtlint.analyzer.walk import Functions  # the walk imports this module
+
+        made = Functions.of(tx).closure(self)
+        return made is not None and any(cell.kind == V.TENSOR for _, cell in made[1])
+
 
 # torch.autograd.Function as the project's classes name it
 AUTOGRAD_FUNCTION_BASES = frozenset({"torch.autograd.Function", "torch.autograd.function.Function", "Function"})

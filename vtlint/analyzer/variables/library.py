@@ -300,13 +300,14 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         decision = breaks.decide_where_of_condition(tx.settings)
     elif receiver is not None and receiver.kind == V.TENSOR:
         flag = receiver.attrs.get("requires_grad")
-        decision = breaks.decide_tensor_method(name.removeprefix("Tensor."), tx.settings, arguments_of(args, kwargs),
-                                               receiver.pytype, sourced=receiver.source is not None,
+        decision = breaks.decide_tensor_method(name.removeprefix("Tensor."), tx.settings,
+                                               arguments_of(tx, args, kwargs), receiver.pytype,
+                                               sourced=receiver.source is not None,
                                                requires_grad=flag.value if flag is not None and flag.known else None)
     else:  # eager code makes what it calls (`torch.randn(3, requires_grad=True)`): only the name decides
         tensors = any(a.kind == V.TENSOR for a in [*args, *kwargs.values()])
         decision = breaks.decide_function(name, tx.settings, tensor_args=tensors,
-                                          arguments=None if tx.eager else arguments_of(args, kwargs))
+                                          arguments=None if tx.eager else arguments_of(tx, args, kwargs))
     if decision.action == "graph-break" and tx.eager and (made := data_dependent(name, receiver, args)) is not None:
         return made  # eager code: the indices the data picks, of a size only it knows
     if decision.action == "graph-break" and tx.eager and name.rpartition(".")[2] in SCALAR_READS:
