@@ -12,6 +12,7 @@ import ast
 import functools
 import hashlib
 import io
+import multiprocessing
 import os
 import re
 import signal
@@ -20,7 +21,8 @@ import tokenize
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, wait
-from dataclasses import fields, replace
+from dataclasses import dataclass, fields, replace
+from multiprocessing.context import BaseContext
 from pathlib import Path
 from typing import Any
 
@@ -135,16 +137,17 @@ def _python_rejects(text: str, display: str, chunks: ChunkCache | None) -> FileP
 
 
 def _summarize_one(display: str, text: str, chunks: ChunkCache | None = None, budget_s: float = Config.file_budget,
-                   hand_over: bool | None = None) -> tuple[FileResult | None, Parsed | None]:
+                   hand_over: bool | None = None, forward: bool = False) -> tuple[FileResult | None, Parsed | None]:
     """Parse and summarise one file; scan it for entries when its text hints at
     any (only then are positions and the entry scan worth their cost). Never raises;
     a file past `budget_s` is given up with a notification. In a worker (`hand_over`
     not None: whether `assume-compiled` makes every `forward` an entry), a module the
-    walks will enter is left to the main process, which walks: (None, None)."""
+    walks will enter is left to the main process, which walks: (None, None). In the main process, `forward`
+    (every `forward` is an entry) keeps the tree of a module defining one: its entries' walks need it."""
     limit = sys.getrecursionlimit()
     try:
         with time_limit(budget_s):
-            return _summarize_within(display, text, chunks, hand_over)
+            return _summarize_within(display, text, chunks, hand_over, forward)
     except OverBudget:
         sys.setrecursionlimit(limit)  # the alarm may have cut through the parse's own restore
         note = Notification(FILE_SKIPPED, f"{display}: too complex to analyze within {budget_s:g} s (parse and entry "
@@ -169,7 +172,7 @@ def _too_many_tokens(text: str) -> bool:
 
 
 def _summarize_within(display: str, text: str, chunks: ChunkCache | None,
-                      hand_over: bool | None) -> tuple[FileResult | None, Parsed | None]:
+                      hand_over: bool | None, forward: bool = False) -> tuple[FileResult | None, Parsed | None]:
     if _too_many_tokens(text):
         note = Notification(FILE_SKIPPED, f"{display}: more than {MAX_TOKENS:,} tokens, too large to analyze "
                             "within the memory bound (LibCST keeps about 1.5 KB per token); no predictions for this file",
@@ -185,6 +188,7 @@ def _summarize_within(display: str, text: str, chunks: ChunkCache | None,
     worth = tree is None or worth_scanning(tree.body)
     if hand_over is not None and tree is not None and (worth or (hand_over and _defines_forward(tree.body))):
         return None, None
+    keep = forward and tree is not None and _defines_forward(tree.body)
     positions: Positions | None = None
     try:
         if chunks is not None:
@@ -205,7 +209,7 @@ def _summarize_within(display: str, text: str, chunks: ChunkCache | None,
     try:
         summary = summarize(module, display, text, positions.memo if positions is not None else None)
         if not summary.has_hints or not worth:
-            return (summary, None, None, None), None
+            return (summary, None, None, None), parsed_module(summary, text, module, positions) if keep else None
         parsed = parsed_module(summary, text, module, positions)
         facts = scan(parsed, with_entries=True) if chunks is None else \
             scan_reusing(parsed, True, chunks.memo(display, "scan", ScanMemo))
@@ -274,7 +278,8 @@ class _Analysis:
         for (display, text, _), done in zip(todo, shared, strict=True):
             if done is None:
                 warm = self.chunks if display in self.edited else None
-                done, parsed = _summarize_one(display, text, warm, self.config.file_budget)
+                done, parsed = _summarize_one(display, text, warm, self.config.file_budget,
+                                              forward="forward" in self.config.assume_compiled)
                 assert done is not None  # only a worker hands a module over
                 if parsed is not None:
                     self.parsed[display] = parsed  # kept: the walk needs it if the file holds an entry
@@ -343,7 +348,7 @@ def analyze(
     project = Project(analysis.summaries, dict(prediction.texts), chunks, edited, config.root.resolve())
     for parsed in analysis.parsed.values():
         project.adopt(parsed)
-    _predict(project, config, prediction, analysis.facts)
+    _predict(project, config, prediction, analysis.facts, analysis.jobs)
     prediction.problems = _in_order(prediction.problems)
     if not prediction.cut_short:
         cache.put("walk", walk_key, (prediction.problems, prediction.events, prediction.entries,
@@ -381,11 +386,11 @@ def _unchanged(stamps: tuple[Stamp, ...]) -> bool:
 
 # phase 2: entries -> predicted trace ------------------------------------------------
 
-def _predict(project: Project, config: Config, prediction: Prediction, scanned: dict[str, ModuleFacts]) -> None:
+def _predict(project: Project, config: Config, prediction: Prediction, scanned: dict[str, ModuleFacts],
+             jobs: int) -> None:
     facts = _scan_importers(project, prediction, scanned)
     specs = [spec for f in facts.values() for spec in f.entries]
     specs += _configured_entries(project, config, prediction)
-    seen: set[tuple[str, str]] = set()
     call_sites = _CallSites(project, facts)
     driven = _drive(project, config, specs, call_sites, facts)
     if driven.timed_out:
@@ -394,15 +399,109 @@ def _predict(project: Project, config: Config, prediction: Prediction, scanned: 
             "limit", "running the calling scripts abstractly took longer than the analyzer's budget: the compiled "
             "calls they make after that point are not seen (recompiles may be missed)", Level.NOTE))
     specs += _discovered_specs(project, driven, specs, prediction)
+    unique: dict[tuple[str, str], EntrySpec] = {}
     for spec in specs:
-        if (spec.display, spec.qualname) in seen:
-            continue
-        seen.add((spec.display, spec.qualname))
-        _walk_entry(project, config, spec, facts, prediction, call_sites, driven)
+        unique.setdefault((spec.display, spec.qualname), spec)
+    specs = list(unique.values())
+    walks = _Walks(project, config, specs, facts, call_sites, driven)
+    _merge(prediction, specs, walks.run(jobs))
+    project.library_displays |= walks.library_displays
+    project.data_paths |= walks.data_paths
     # what the scripts made too large to follow, unless a compiled entry's walk met it and said so already
     said = {_too_large(n.message) for n in prediction.notifications}
     prediction.notifications += [Notification("limit", note, Level.NOTE) for note in driven.notes
                                  if _too_large(note) not in said]
+
+
+@dataclass
+class _Walked:
+    """One entry's walk (its frame, recompiles, callee frames), as the process that walked it hands it back."""
+
+    events: list[Event]
+    entries: list[EntryInfo]
+    notifications: list[Notification]
+    cut_short: bool
+
+
+class _Walks:
+    """Every entry walked alone: against the project as discovery left it (its scanned modules, the
+    eager run's calls), never against what another entry's walk added. So an entry's walk is the same
+    whichever process walks it after whichever others, and `--jobs N` splits the walks among forked
+    workers (they inherit the parsed project) with the result of `--jobs 1`."""
+
+    def __init__(self, project: Project, config: Config, specs: list[EntrySpec], facts: dict[str, ModuleFacts],
+                 call_sites: _CallSites, driven: EagerRun) -> None:
+        self.project = project
+        self.config = config
+        self.specs = specs
+        self.facts = facts
+        self.call_sites = call_sites
+        self.driven = driven
+        # what the workers' walks read (installed sources, data files): the cached walk's stamps
+        self.library_displays: set[str] = set()
+        self.data_paths: set[str] = set()
+
+    def run(self, jobs: int) -> list[_Walked]:
+        tasks = self._tasks()
+        if jobs <= 1 or len(tasks) <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+            return [self.walk(index) for index in range(len(self.specs))]
+        global _FORKED
+        _FORKED = self
+        try:
+            done = _in_workers(jobs, _walk_task, tasks, multiprocessing.get_context("fork"))
+        finally:
+            _FORKED = None
+        walked: dict[int, _Walked] = {}
+        for results, library, data in done:
+            walked.update(results)
+            self.library_displays |= library
+            self.data_paths |= data
+        return [walked[index] for index in range(len(self.specs))]
+
+    def _tasks(self) -> list[list[int]]:
+        """The entries of one module together (its positions and scans made once), the largest modules
+        first: a long task started last would leave the other workers idle."""
+        by_module: dict[str, list[int]] = {}
+        for index, spec in enumerate(self.specs):
+            by_module.setdefault(spec.display, []).append(index)
+        return sorted(by_module.values(), key=lambda task: -len(self.project.texts.get(self.specs[task[0]].display, "")))
+
+    def walk(self, index: int) -> _Walked:
+        own = Prediction()
+        facts = dict(self.facts)  # a walk scans the modules it enters into its own copy
+        _walk_entry(self.project, self.config, self.specs[index], facts, own, self.call_sites.over(facts),
+                    self.driven)
+        return _Walked(own.events, own.entries, own.notifications, own.cut_short)
+
+
+_FORKED: _Walks | None = None  # the walks a forked worker takes its share of
+
+
+def _walk_task(task: list[int]) -> list[tuple[dict[int, _Walked], set[str], set[str]]]:
+    assert _FORKED is not None  # set by the parent before the fork
+    walked = {index: _FORKED.walk(index) for index in task}
+    return [(walked, set(_FORKED.project.library_displays), set(_FORKED.project.data_paths))]
+
+
+def _merge(prediction: Prediction, specs: list[EntrySpec], walked: list[_Walked]) -> None:
+    """The walks in the order of their entries. A callee frame compiled for several entries (a library
+    wrapper they all call, which breaks) is one frame of the run: the first entry whose walk reached it
+    reports it, its events and notes; a later one's break at the same place is already reported."""
+    reached: set[str] = set()
+    keys: set[tuple[Any, ...]] = set()
+    for spec, walk in zip(specs, walked, strict=True):
+        own = f"{spec.display}:{spec.qualname}"
+        callees = {e.entry for e in walk.events} - {own}
+        before = reached & callees
+        events = [e for e in walk.events if e.entry == own or (e.entry not in before and not (
+            e.action is Action.GRAPH_BREAK and e.key in keys))]
+        prediction.events += events
+        keys |= {e.key for e in events}
+        prediction.entries += walk.entries
+        prediction.notifications += [n for n in walk.notifications
+                                     if not any(n.message.startswith(f"{callee}: ") for callee in before)]
+        prediction.cut_short |= walk.cut_short
+        reached |= callees | {own}
 
 
 _TOO_LARGE = re.compile(r"at (.+):\d+ \((.+?)\): the static pass goes on without it$")
@@ -444,11 +543,12 @@ def _scripts_above(project: Project, callers: set[str], depth: int = 3) -> set[s
     return {d for d in found if _MAIN_GUARD.search(project.texts.get(d, ""))}
 
 
-def _in_workers(jobs: int, work: Callable[[Any], list[Any]], batches: list[Any]) -> list[Any]:
+def _in_workers(jobs: int, work: Callable[[Any], list[Any]], batches: list[Any],
+                context: BaseContext | None = None) -> list[Any]:
     """`work` over `batches` in `jobs` processes. Ctrl-C is the main process's to handle: the
     workers ignore it, and an interrupted run stops them at once instead of waiting for their
     batches (a worker started just as the signal came could otherwise keep the run alive)."""
-    pool = ProcessPoolExecutor(jobs, initializer=_ignore_sigint)
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_ignore_sigint)
     try:
         futures = [pool.submit(work, batch) for batch in batches]
         pending = set(futures)
@@ -545,14 +645,46 @@ def _configured_entries(project: Project, config: Config, prediction: Prediction
         for display, summary in list(project.summaries.items()):  # is_nn_module may load library modules
             if display not in prediction.texts:
                 continue
+            lines: dict[str, int] | None = None
             for qual, cls in summary.classes.items():
-                if "forward" in cls.methods and project.is_nn_module(summary, cls):
-                    parsed = project.parsed(display)
-                    if parsed is None or f"{qual}.forward" not in parsed.functions:
-                        continue
-                    line = parsed.line(parsed.functions[f"{qual}.forward"])
+                if "forward" in cls.methods and f"{qual}.forward" in summary.functions \
+                        and project.is_nn_module(summary, cls):
+                    lines = _def_lines(prediction.texts[display]) if lines is None else lines
+                    line = lines.get(f"{qual}.forward")
+                    if line is None:  # Python's parse disagrees: the walk's own tree and positions say
+                        parsed = project.parsed(display)
+                        if parsed is None or f"{qual}.forward" not in parsed.functions:
+                            continue
+                        line = parsed.line(parsed.functions[f"{qual}.forward"])
                     specs.append(EntrySpec(display, f"{qual}.forward", "assume-compiled", {}, line, via_module=True))
     return specs
+
+
+def _def_lines(text: str) -> dict[str, int]:
+    """The line of each `def` by qualified name (the summary's names), from Python's own parse: the
+    line LibCST places the `def` on, without parsing and positioning the module in this process (the
+    walks do that where they run)."""
+    lines: dict[str, int] = {}
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines.setdefault(prefix + child.name, child.lineno)
+                visit(child, f"{prefix}{child.name}.<locals>.")
+            elif isinstance(child, ast.ClassDef):
+                visit(child, f"{prefix}{child.name}.")
+            elif isinstance(child, (ast.stmt, ast.excepthandler, ast.match_case)):
+                visit(child, prefix)
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(_AST_RECURSION_LIMIT)  # the limit the summary's parse of this text passed
+    try:
+        visit(compile(text, "<module>", "exec", dont_inherit=True, flags=ast.PyCF_ONLY_AST), "")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    finally:
+        sys.setrecursionlimit(limit)
+    return lines
 
 
 def _module_for_target(project: Project, config: Config, where: str) -> ModuleSummary | None:
@@ -1009,6 +1141,14 @@ class _CallSites:
             for local, target in self.project.summaries[display].imports.items():
                 module, _, name = target.rpartition(".")
                 self.importers.setdefault(name, []).append((display, local, module))
+
+    def over(self, facts: dict[str, ModuleFacts]) -> _CallSites:
+        """The same index over `facts`, a copy of these facts that one walk grows."""
+        self._index()
+        copy = _CallSites(self.project, facts)
+        copy.indexed = set(self.indexed)
+        copy.importers = {name: list(found) for name, found in self.importers.items()}
+        return copy
 
     def of(self, spec: EntrySpec) -> list[Site]:
         self._index()
