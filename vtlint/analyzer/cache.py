@@ -1,4 +1,4 @@
-"""An on-disk cache for module summaries and walk results.
+"""An on-disk cache for module summaries (the project's and installed packages') and walk results.
 
 Keyed by vtlint's and Python's versions and a hash of every input the entry
 depends on (`vtlint.analyzer.project` builds the keys); entries are written atomically
@@ -11,6 +11,7 @@ device, too large -- is dropped and rebuilt without being unpickled."""
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import os
@@ -41,6 +42,12 @@ def digest(*parts: str | bytes) -> str:
         h.update(b"\0")
         h.update(part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part)
     return h.hexdigest()
+
+
+@functools.cache
+def code_key() -> str:
+    """The analyzer's own code (its variables/ too): a summary or walk that other code made is never read."""
+    return digest(*[p.read_bytes() for p in sorted(Path(__file__).parent.rglob("*.py"))])
 
 
 def key_file() -> Path:

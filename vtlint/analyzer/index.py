@@ -9,6 +9,7 @@ import functools
 import re
 import sys
 import sysconfig
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from vtlint.analyzer import reexports
+from vtlint.analyzer.cache import Cache, code_key, digest
 from vtlint.analyzer.chunks import READING, ChunkCache, Positions, parse_chunked, python_parse
 from vtlint.analyzer.files import MAX_SOURCE_BYTES
 from vtlint.analyzer.summary import (
@@ -134,25 +136,75 @@ def _library_file(roots: tuple[tuple[str, int], ...], parts: tuple[str, ...]) ->
     return None
 
 
-# Installed modules a process keeps parsed (a transformers model's walk reads about 40; each holds its tree).
+# Installed modules a process keeps (a transformers model's walk reads about 80, and parses 40 of them).
 LIBRARY_MODULES_KEPT = 128
 
 
-@functools.lru_cache(maxsize=LIBRARY_MODULES_KEPT)
-def _library_source(path: str, mtime_ns: int, size: int, name: str) -> tuple[Parsed, str] | None:
-    """An installed module parsed and summarised, kept per process while the file is unchanged: every
-    analysis of a long-lived process (the language server, a benchmark of many scripts) reads the same
-    package (transformers' `modeling_utils.py` costs seconds to parse and position). Its tree, summary
-    and positions are read only by the walks that share it."""
+class _Installed:
+    """An installed module as a process keeps it while the file is unchanged: every analysis of a
+    long-lived process (the language server, a benchmark of many scripts) reads the same package. Its
+    summary comes from the cache across runs when there is one; its tree is parsed (and positioned)
+    only when a walk enters the module: most are read for their classes and imports alone."""
+
+    def __init__(self, text: str, summary: ModuleSummary) -> None:
+        self.text = text
+        self.summary = summary
+        self._parsed: Parsed | None = None
+        self._failed = False
+
+    def parsed(self) -> Parsed | None:
+        if self._parsed is None and not self._failed:
+            try:
+                with READING.timed():
+                    self._parsed = parsed_module(self.summary, self.text, cst.parse_module(self.text))
+            except (cst.ParserSyntaxError, RecursionError):
+                self._failed = True
+        return self._parsed
+
+
+_INSTALLED: OrderedDict[tuple[str, int, int, str], _Installed | None] = OrderedDict()
+
+
+def _installed(path: str, mtime_ns: int, size: int, name: str, cache: Cache | None) -> _Installed | None:
+    """The installed module at `path` (its mtime and size say whether it changed) imported as `name`."""
+    key = (path, mtime_ns, size, name)
+    if key in _INSTALLED:
+        _INSTALLED.move_to_end(key)
+        return _INSTALLED[key]
+    found = _INSTALLED[key] = _read_installed(path, name, cache)
+    if len(_INSTALLED) > LIBRARY_MODULES_KEPT:
+        _INSTALLED.popitem(last=False)
+    return found
+
+
+def library_summary_key(path: str, name: str, text: str) -> str:
+    """What an installed module's summary is made from: its content (so one entry per installed version of
+    the package), its path (the summary's display) and module name, and the analyzer's code."""
+    return digest("library summary", code_key(), path, name, text)
+
+
+def _read_installed(path: str, name: str, cache: Cache | None) -> _Installed | None:
     try:
         with READING.timed():
             text = read_text(Path(path), MAX_SOURCE_BYTES)  # an installed file too: regular, of a bounded size
+    except (OSError, UnicodeDecodeError):
+        return None
+    key = library_summary_key(path, name, text)
+    summary = cache.get("library", key) if cache is not None else None
+    if isinstance(summary, ModuleSummary):
+        return _Installed(text, summary)
+    try:
+        with READING.timed():
             module = cst.parse_module(text)
-    except (OSError, UnicodeDecodeError, cst.ParserSyntaxError, RecursionError):
+    except (cst.ParserSyntaxError, RecursionError):
         return None
     summary = summarize(module, Path(path).as_posix(), text)
     summary.module = name
-    return parsed_module(summary, text, module), text
+    if cache is not None:
+        cache.put("library", key, summary)
+    installed = _Installed(text, summary)
+    installed._parsed = parsed_module(summary, text, module)  # parsed already: kept while the process keeps it
+    return installed
 
 
 def _roots_key(roots: list[Path]) -> tuple[tuple[str, int], ...]:
@@ -170,8 +222,10 @@ MAX_MRO = 1024  # classes in one class's chain of bases (a real one has a few; 1
 
 class Project:
     def __init__(self, summaries: list[ModuleSummary], texts: dict[str, str], chunks: ChunkCache | None = None,
-                 edited: frozenset[str] | set[str] = frozenset(), root: Path | None = None) -> None:
+                 edited: frozenset[str] | set[str] = frozenset(), root: Path | None = None,
+                 cache: Cache | None = None) -> None:
         self.summaries = {s.display: s for s in summaries}
+        self.cache = cache  # where installed modules' summaries are kept across runs (None: not kept)
         self.texts = texts
         self._mentions: dict[tuple[str, bool], bool] = {}
         self._memo: dict[Any, Any] = {}  # what `memo_of` gives for a node of no reused chunk
@@ -190,6 +244,7 @@ class Project:
                     self.by_module.setdefault(".".join(parts[i:]), summary)
         self._parsed: dict[str, Parsed | None] = {}
         self._library: dict[str, ModuleSummary | None] = {}
+        self._installed: dict[str, _Installed] = {}  # display -> an installed module read (parsed on demand)
         self._splits: dict[str, tuple[ModuleSummary, str] | None] = {}
         self._stars: dict[tuple[str, str], str | None] = {}
         self._mros: dict[tuple[str, str], list[tuple[ModuleSummary, ClassSummary]]] = {}
@@ -223,6 +278,8 @@ class Project:
         return self._memo
 
     def parsed(self, display: str) -> Parsed | None:
+        if display not in self._parsed and display in self._installed:
+            self._parsed[display] = self._installed[display].parsed()
         if display not in self._parsed:
             summary = self.summaries.get(display)
             text = self.texts.get(display)
@@ -291,16 +348,16 @@ class Project:
             stat = path.stat()
         except OSError:
             return None
-        loaded = _library_source(str(path), stat.st_mtime_ns, stat.st_size, name)
-        if loaded is None:
+        installed = _installed(str(path), stat.st_mtime_ns, stat.st_size, name, self.cache)
+        if installed is None:
             return None
-        parsed, text = loaded
         display = path.as_posix()
         self.library_displays.add(display)
-        self.texts[display] = text
-        self.summaries.setdefault(display, parsed.summary)
-        self._parsed[display] = parsed
-        return parsed.summary
+        self.texts[display] = installed.text
+        self.summaries.setdefault(display, installed.summary)
+        self._installed[display] = installed
+        self._parsed.pop(display, None)
+        return installed.summary
 
     def star_binding(self, summary: ModuleSummary, name: str) -> str | None:
         """What `name` of `summary`'s module is through its star imports (`transformers.MixtralConfig`,

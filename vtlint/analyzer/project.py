@@ -31,7 +31,7 @@ import libcst as cst
 from vtlint.analyzer import values as V
 from vtlint.analyzer.api import FILE_SKIPPED, UNFOLLOWED_COMPILE, EntryInfo, FileProblem, Prediction
 from vtlint.analyzer.budget import ENTRY_BUDGET_S, OverBudget, time_limit
-from vtlint.analyzer.cache import Cache, digest
+from vtlint.analyzer.cache import Cache, code_key, digest
 from vtlint.analyzer.cache_entries import replay
 from vtlint.analyzer.chunks import ChunkCache, Positions, PythonParse, parse_chunked, python_parse
 from vtlint.analyzer.driver import EagerRun, drive
@@ -239,10 +239,7 @@ def _config_key(config: Config) -> str:
 @functools.cache
 def _snapshot_key() -> str:
     torch_version = installed_torch_version() or "none"
-    # the analyzer's own code (its variables/ too) is part of the key, so an upgraded walk never
-    # reads stale results
-    code = [p.read_bytes() for p in sorted(Path(__file__).parent.rglob("*.py"))]
-    return digest(torch_version, *code)
+    return digest(torch_version, code_key())  # an upgraded analyzer never reads stale results
 
 
 class _Analysis:
@@ -345,7 +342,8 @@ def analyze(
             progress(len(sources), len(sources))
         return prediction
     analysis.summarize(sources, progress)
-    project = Project(analysis.summaries, dict(prediction.texts), chunks, edited, config.root.resolve())
+    project = Project(analysis.summaries, dict(prediction.texts), chunks, edited, config.root.resolve(),
+                      cache if cache.enabled else None)
     for parsed in analysis.parsed.values():
         project.adopt(parsed)
     _predict(project, config, prediction, analysis.facts, analysis.jobs)
