@@ -73,3 +73,10 @@ def test_ndarray_attributes_and_methods() -> None:  # ndarray_attributes, ndarra
 def test_sort_by_tensor_keys() -> None:  # sort_by_tensor_key, ok_sort_by_constant_key
     decision = breaks.decide_sort_keys()
     assert decision.gb_id == "GB0207" and not decision.skips_frame and not decision.partial
+
+
+def test_fake_id_comparison_and_class_assignment() -> None:  # id_of_container_compare, class_reassigned
+    fake = breaks.decide_fake_id_compare()
+    assert fake.gb_id == "GB9316" and fake.skips_frame
+    assert [breaks.registry().id_of(t) for t in fake.also] == ["GB4501"]
+    assert breaks.decide_class_assignment().gb_id == "GB4271"

@@ -931,12 +931,28 @@ def decide_closure_repr() -> Decision:
                   "the function closes over a tensor, so Dynamo cannot rebuild it to call repr() on it")
 
 
+def decide_fake_id_compare() -> Decision:
+    """`id(a) < id(b)`, `id(a) == 0`: the id() of a container made in the frame is a FakeIdVariable, which
+    Dynamo compares only with another of its kind for equality; any other comparison breaks (GB9316), and
+    the resume function cannot be handed the fake id either (GB4501 at the same line): the frame is
+    skipped (measured on torch 2.13, 0 graphs)."""
+    return _break("Comparison on compile-time-only id or hash value", "FakeIdVariable",
+                  "the id() of a container made in the frame exists only while tracing",
+                  skips_frame=True, also=("Reconstruction of FakeIdVariable",))
+
+
 def decide_sort_keys() -> Decision:
     """sorted(..., key=f) / list.sort(key=f) in traced code: Dynamo calls `f` on each element while tracing
     and sorts by the results only when all of them are Python constants; a tensor key breaks (measured:
     GB0207, the sort running eagerly and the frame resuming after it)."""
     return _break("sort with non-constant keys", "ListVariable",
                   "the sort keys are tensors, whose order Dynamo cannot know while tracing")
+
+
+def decide_class_assignment() -> Decision:
+    """`obj.__class__ = Other` on a user object in traced code (measured: GB4271, the frame resuming after)."""
+    return _break("__class__ assignment on user-defined object", "UserDefinedObjectVariable",
+                  "Dynamo does not trace changing an object's class")
 
 
 # ---------------------------------------------------------------- class statements

@@ -62,7 +62,7 @@ from vtlint.analyzer.summary import (
 from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables import data_files, sets
-from vtlint.analyzer.variables.builtin import BUILTIN_NAMES
+from vtlint.analyzer.variables.builtin import BUILTIN_NAMES, FAKE_ID
 from vtlint.analyzer.variables.config_text import PARSERS
 from vtlint.analyzer.variables.dicts import dict_of, set_item
 from vtlint.analyzer.variables.library import DATA_PTR, PARTIAL, UNSPECIALIZED, is_torch_nn_class, partial_of
@@ -1328,6 +1328,8 @@ class Walker:
                     target.attr.value, sourced=owner.source is not None, dtype=owner.pytype,
                     new_dtype=value.pytype if value.kind == V.TENSOR else None)) is not None:
                 self.graph_break(act, target, decision, f"store to Tensor.{target.attr.value}")
+            elif owner.kind == V.OBJECT and target.attr.value == "__class__" and not self.eager:
+                self.graph_break(act, target, breaks.decide_class_assignment(), "store to __class__")
             elif owner.kind in (V.OBJECT, V.NN_MODULE):
                 # a store mid-trace: later reads in this frame see the new value, without a Source
                 # (Dynamo tracks the mutation as a side effect; nothing is guarded on it)
@@ -1917,6 +1919,10 @@ class Walker:
     def compare(self, left: Value, right: Value, op: cst.BaseCompOp, act: Act, node: cst.CSTNode) -> Value:
         if left.ref == right.ref == DATA_PTR and isinstance(op, (cst.Equal, cst.NotEqual)):
             self.graph_break(act, node, breaks.decide_data_ptr_compare(self.settings), "data_ptr comparison")
+            return Value(V.CONST, pytype="bool")
+        fake = (FAKE_ID in left.attrs) + (FAKE_ID in right.attrs)
+        if fake and not (fake == 2 and isinstance(op, (cst.Equal, cst.NotEqual))):
+            self.graph_break(act, node, breaks.decide_fake_id_compare(), "comparison of an id()")
             return Value(V.CONST, pytype="bool")
         if V.TENSOR in (left.kind, right.kind) and not isinstance(op, (cst.Is, cst.IsNot)):
             for side in (left, right):

@@ -36,6 +36,7 @@ BUILTIN_NAMES = frozenset({
 # Builtins whose result on known constants the walk can compute.
 PURE_BUILTINS = {"int": int, "float": float, "bool": bool, "str": str, "abs": abs, "min": min, "max": max,
                  "round": round, "len": len}
+FAKE_ID = "fake_id"  # attrs flag of `id()` of a container made in the frame (FakeIdVariable)
 _SEQUENCES = frozenset({"enumerate", "zip", "reversed", "list", "tuple", "sorted"})
 _DYNAMIC_ACCESS = frozenset({"getattr", "setattr", "hasattr", "exec", "eval", "globals", "vars"})
 
@@ -55,6 +56,10 @@ class BuiltinVariable(Value):
         if tx.eager and name == "open":
             return data_files.opened(tx, args, kwargs)  # the script reads a data file: its text
         decision = breaks.decide_builtin(name, tx.settings, tensor_args=tensors)
+        if name == "id" and len(args) == 1 and not tx.eager and args[0].source is None \
+                and args[0].kind in (V.LIST, V.DICT, V.SET):
+            # a container made in the frame has no id yet: a FakeIdVariable, only compared with its kind
+            return Value(V.CONST, pytype="int", attrs={FAKE_ID: V.const(True)})
         if name == "repr" and args and isinstance(args[0], UserFunctionVariable) and not tx.eager \
                 and args[0].closes_over_tensor(tx):
             decision = breaks.decide_closure_repr()
