@@ -80,3 +80,9 @@ def test_fake_id_comparison_and_class_assignment() -> None:  # id_of_container_c
     assert fake.gb_id == "GB9316" and fake.skips_frame
     assert [breaks.registry().id_of(t) for t in fake.also] == ["GB4501"]
     assert breaks.decide_class_assignment().gb_id == "GB4271"
+
+
+def test_refused_class_constructors() -> None:  # pydantic_config_inside, ok_dataclass_config
+    pydantic = breaks.decide_class_call(["pydantic.dataclasses.dataclass"])
+    assert pydantic is not None and pydantic.gb_id == "GB3383"
+    assert breaks.decide_class_call(["dataclasses.dataclass", "functools.total_ordering"]) is None

@@ -955,6 +955,20 @@ def decide_class_assignment() -> Decision:
                   "Dynamo does not trace changing an object's class")
 
 
+# Class decorators whose classes Dynamo refuses to construct (measured)
+_REFUSED_CLASS_DECORATORS = {"pydantic.dataclasses.dataclass": "Pydantic dataclass constructor"}
+
+
+def decide_class_call(decorators: list[str]) -> Decision | None:
+    """Calling a class of the project in traced code, by its decorators: a pydantic dataclass's
+    constructor is refused (GB3383, resumed after); None for a class Dynamo constructs."""
+    for decorator in decorators:
+        gb_type = _REFUSED_CLASS_DECORATORS.get(decorator.split("(")[0])
+        if gb_type is not None:
+            return _break(gb_type, "UserDefinedClassVariable", f"Dynamo does not trace `{decorator}`'s constructor")
+    return None
+
+
 # ---------------------------------------------------------------- class statements
 
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
 from vtlint.analyzer.sources import AttrSource, ModuleChildSource, NNModuleSource, Source, TypeAttrSource, attr_source
 from vtlint.analyzer.summary import MODELLED_DECORATORS, ClassSummary, ModuleSummary
@@ -199,6 +200,10 @@ class UserDefinedClassVariable(Value):
         if found is None or tx.project.is_nn_module(*found):
             return tx.objects.instantiate(self.ref, args, kwargs, None)
         summary, cls = found
+        refused = None if tx.eager else breaks.decide_class_call(cls.decorators)
+        if refused is not None:
+            tx.graph_break(act, node, refused, cls.qualname)
+            return V.unknown()
         value = Value(V.OBJECT, ref=qualified(summary, cls.qualname),
                       attrs=tx.objects.instance_attrs(summary, cls, constructs=False), cls_source=self.source)
         if init_of(tx, summary, cls) is None and is_dataclass_like(tx.project, summary, cls):
