@@ -292,7 +292,8 @@ def test_library_objects_methods_are_decided_by_their_type(predict: Predict) -> 
             return y
     """
     found, _ = _breaks_and_graphs(predict({"m.py": source}))
-    assert found == {(9, "GB0291"), (11, "GB0291")}
+    # getLogger("other") in traced code breaks too (GB6215, measured: tests/golden_breaks/local_logger)
+    assert found == {(9, "GB0291"), (10, "GB6215"), (11, "GB0291")}
 
 
 def test_graph_counts_around_while_try_and_closures(predict: Predict) -> None:

@@ -86,3 +86,21 @@ def test_refused_class_constructors() -> None:  # pydantic_config_inside, ok_dat
     pydantic = breaks.decide_class_call(["pydantic.dataclasses.dataclass"])
     assert pydantic is not None and pydantic.gb_id == "GB3383"
     assert breaks.decide_class_call(["dataclasses.dataclass", "functools.total_ordering"]) is None
+
+
+def test_complex_parts_and_named_loggers() -> None:  # tensor_complex_store, logger_by_name, ok_logger_root
+    def store(name: str) -> str | None:
+        decision = breaks.decide_tensor_store(name, sourced=False, dtype="complex64", new_dtype="float32")
+        return decision.gb_id if decision is not None else None
+
+    assert store("real") == store("imag") == "GB0058"
+    named = breaks.Arguments(("ConstantVariable",), constants=((0, "noisy"),))
+    assert breaks.decide_function("logging.getLogger", S, arguments=named).gb_id == "GB6215"
+    assert not breaks.decide_function("logging.getLogger", S, arguments=breaks.Arguments()).breaks
+
+
+def test_failing_assert_in_try_and_ndarray_version() -> None:  # assert_caught_in_try, ndarray_version
+    failing = breaks.decide_failing_assert()
+    assert failing.gb_id == "GB0034" and failing.skips_frame
+    version = breaks.decide_ndarray_attribute("__version__")
+    assert version is not None and version.gb_id == "GB0159" and version.partial

@@ -483,6 +483,10 @@ def _torch_call(qualname: str, arguments: Arguments, settings: DynamoSettings) -
     if qualname.startswith("torch.Tensor.") and qualname.rpartition(".")[2] in INPLACE_VIEW_OPS \
             and arguments.kind(0) == TENSOR and 0 in arguments.sourced:
         return _break("Inplace op on input tensor", vt, f"`{qualname}` changes the view of an input tensor in place")
+    if qualname == "logging.getLogger" and len(arguments):
+        # inlined, it compares the name with the root logger's through an attribute Dynamo cannot resolve
+        return _break("Unresolved GetAttrVariable comparison", "UserFunctionVariable",
+                      "logging.getLogger(name) compares names of the logging module's own objects")
     if qualname == "torch.is_inference_mode_enabled":
         return _break("Encountered torch.is_inference_mode_enabled during tracing", vt,
                       "Dynamo does not trace torch.is_inference_mode_enabled()")
@@ -821,6 +825,9 @@ def decide_ndarray_attribute(name: str) -> Decision | None:
     if name in _NDARRAY_ATTRIBUTES:
         return _break("Unsupported ndarray attribute access", "NumpyNdarrayVariable",
                       f"Dynamo does not trace `ndarray.{name}`", partial=True)
+    if name == "__version__":  # no ndarray has one: eagerly an AttributeError
+        return _break("Unsupported ndarray.__version__ access", "NumpyNdarrayVariable",
+                      "Dynamo does not trace `ndarray.__version__`", partial=True)
     if name in _NDARRAY_METHODS:
         return _break("Unsupported ndarray method call", "NumpyNdarrayVariable",
                       f"`ndarray.{name}()` is not modelled in torch._numpy")
@@ -905,11 +912,17 @@ def decide_boolean_mask(settings: DynamoSettings) -> Decision:
 # ---------------------------------------------------------------- attribute stores on tensors
 
 
+_GETSET_STORES = frozenset({"real", "imag"})
+
+
 def decide_tensor_store(name: str, *, sourced: bool, dtype: str | None, new_dtype: str | None) -> Decision | None:
     """`t.<name> = value` in traced code (BuiltinVariable.call_setattr on a TensorVariable; measured on torch
     2.13): `requires_grad` is never traced, `data` only on a graph input (one with a Source) and to a tensor
-    of the same dtype. None for a store Dynamo traces (`.grad`, `.data` of an input)."""
+    of the same dtype; a complex tensor's `real`/`imag` (C getset descriptors with their own setters) never.
+    None for a store Dynamo traces (`.grad`, `.data` of an input)."""
     vt = "TensorVariable"
+    if name in _GETSET_STORES:
+        return _break("Failed to set tensor attribute", vt, f"Dynamo does not trace setting `Tensor.{name}`")
     if name == "requires_grad":
         return _break("setattr() on Tensor.requires_grad", vt, "setting `requires_grad` can make a new leaf "
                       "in the middle of the graph, which AOTAutograd does not handle")
@@ -995,6 +1008,15 @@ def decide_branch(construct: str, settings: DynamoSettings) -> Decision:
         return Decision(UNKNOWN, "TensorVariable", reason=f"unknown construct {construct!r}", confidence="low")
     return _break(DATA_DEPENDENT_BRANCH, "TensorVariable",
                   "Detected data-dependent branching: the condition depends on a tensor's value")
+
+
+def decide_failing_assert() -> Decision:
+    """An `assert` whose condition is a Python constant False inside a `try` of the frame: the exception
+    would be raised and caught, and Dynamo cannot compile the graph up to it there (measured: GB0034, the
+    frame skipped)."""
+    return _break("Data-dependent assertion failed (cannot compile partial graph)", "ConstantVariable",
+                  "the assertion fails while tracing, inside a try block Dynamo cannot resume in",
+                  skips_frame=True)
 
 
 def decide_missing_next() -> Decision:

@@ -848,7 +848,8 @@ class Walker:
             raise _Return(self.expr(node.value, act) if node.value else V.const(None))
         elif isinstance(node, cst.Assert):
             test = self.expr(node.test, act)
-            self.truth(test, act, node.test, "assert")
+            if self.truth(test, act, node.test, "assert") is False and self.in_try and not self.eager:
+                self.graph_break(act, node, breaks.decide_failing_assert(), "assert")
         elif isinstance(node, cst.Raise):
             self.raise_stmt(node, act)
         elif isinstance(node, cst.Break):

@@ -5,7 +5,7 @@ import torch
 
 @torch.compile
 def noisy(x):
-    log = logging.getLogger("noisy")  # expect: GB6215 missed
+    log = logging.getLogger("noisy")  # expect: GB6215
     y = x.relu()
     log.warning("relu done")  # expect: GB0291
     return y + 1

@@ -330,6 +330,8 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
             return Value(V.CONST, source=LocalSource(f"___stack{tx.stack_depth}"),
                          pytype=SCALAR_READS[name.rpartition(".")[2]],
                          confidence="medium")
+        if tx.frame is not frame:
+            return instance_of(name, receiver)  # made eagerly: `logging.getLogger(name)` is still a Logger
         return V.unknown()
     if decision.action == "inline":
         if tx.project.function(name) is not None:
