@@ -66,9 +66,47 @@ def has_tensor(value: Value, depth: int = 0) -> bool | None:
             return None
         found = [has_tensor(item, depth + 1) for item in value.items]
         return True if True in found else None if None in found else False
-    if value.kind in (V.CONST, V.FUNC, V.BUILTIN, V.RANGE, V.SET, V.ENUM):
-        return False
+    if value.kind in (V.CONST, V.FUNC, V.BUILTIN, V.RANGE, V.SET, V.ENUM, V.OBJECT):
+        return False  # an object's attributes are not searched (nor a dict or list subclass's items)
     return None
+
+
+def global_names(fn: cst.FunctionDef) -> set[str]:
+    """The names a function's own code reads (co_names' globals among them; nested functions,
+    lambdas and comprehensions are code objects of their own), less its parameters."""
+    params = {p.name.value for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)}
+    params |= {p.name.value for p in (fn.params.star_arg, fn.params.star_kwarg) if isinstance(p, cst.Param)}
+    read: set[str] = set()
+    _names(fn.body, read, functions=False)
+    return read - params - _local_names(fn.body)
+
+
+def _local_names(node: cst.CSTNode) -> set[str]:
+    """The names a function's own code binds (an `import torch` inside it is a local, not a global)."""
+    out: set[str] = set()
+    if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+        return {node.name.value}
+    if isinstance(node, (cst.Import, cst.ImportFrom)) and not isinstance(node.names, cst.ImportStar):
+        for alias in node.names:
+            bound = alias.asname.name if alias.asname else alias.name
+            if isinstance(bound, cst.Name):
+                out.add(bound.value)
+            elif isinstance(bound, cst.Attribute):  # `import torch.nn` binds `torch`
+                root: cst.BaseExpression = bound
+                while isinstance(root, cst.Attribute):
+                    root = root.value
+                if isinstance(root, cst.Name):
+                    out.add(root.value)
+        return out
+    if isinstance(node, cst.AssignTarget):
+        return _targets(node.target)
+    if isinstance(node, (cst.AnnAssign, cst.AugAssign, cst.For)):
+        out |= _targets(node.target)
+    if isinstance(node, cst.Lambda) or isinstance(node, COMPREHENSIONS):
+        return out
+    for child in node.children:
+        out |= _local_names(child)
+    return out
 
 
 def _targets(target: cst.BaseExpression) -> set[str]:
@@ -79,15 +117,21 @@ def _targets(target: cst.BaseExpression) -> set[str]:
     return set()
 
 
-def _names(node: cst.CSTNode, out: set[str]) -> None:
+def _names(node: cst.CSTNode, out: set[str], functions: bool = True) -> None:
     """The names `node` reads, attributes' bases included (`torch` of `torch.zeros`), not looking into
-    nested comprehensions' own bindings (they are frames of their own as well)."""
+    nested comprehensions' own bindings (they are frames of their own as well); with `functions` off,
+    nor into nested functions, lambdas and comprehensions at all."""
     if isinstance(node, cst.Name):
         out.add(node.value)
     elif isinstance(node, cst.Attribute):
-        _names(node.value, out)
+        _names(node.value, out, functions)
     elif isinstance(node, COMPREHENSIONS):
-        out |= free_names(node)
+        if functions:
+            out |= free_names(node)
+        else:  # its outermost iterable is evaluated by the enclosing code
+            _names(node.for_in.iter, out, functions)
+    elif not functions and isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+        return
     else:
         for child in node.children:
-            _names(child, out)
+            _names(child, out, functions)

@@ -43,7 +43,7 @@ from vtlint.analyzer.rescan import ScanMemo, scan_reusing
 from vtlint.analyzer.seeding import decorated_root, entry_env, site_value
 from vtlint.analyzer.summary import ModuleSummary, positional_params, summarize
 from vtlint.analyzer.values import Value
-from vtlint.analyzer.walk import Act, CalleeFrame, Functions, TooComplex, Walker
+from vtlint.analyzer.walk import Act, CalleeFrame, Functions, TooComplex, Walker, wrapped_arguments
 from vtlint.config import Config, DynamoSettings
 from vtlint.findings import Kind, Level, Location, Notification
 from vtlint.rules.trace_rules.snapshot import fingerprint as snapshot_fingerprint
@@ -865,22 +865,35 @@ def _scan_walked(project: Project, events: list[Event], facts: dict[str, ModuleF
                 continue
 
 
+def _guarded_calls(frame: CalleeFrame, calls: list[Site]) -> tuple[EntrySpec, list[Site]]:
+    """The function whose locals a callee frame's guards name, and the calls' values by those names: a
+    decorator's wrapper's (`self, *args, **kwargs`) by the parameters of the function it wraps."""
+    if frame.linked is None:
+        return EntrySpec(frame.parsed.summary.display, frame.qualname, "call", {}, frame.parsed.line(frame.fn)), calls
+    parsed, target, qualname = frame.linked
+    renamed = [replace(site, args=[], kwargs=wrapped_arguments(frame.fn, site.kwargs, target)) for site in calls]
+    return EntrySpec(parsed.summary.display, qualname, "call", {}, parsed.line(target)), renamed
+
+
 def _retrace_callee(project: Project, settings: DynamoSettings, frame: CalleeFrame, entry: str,
                     prediction: Prediction, functions: Functions, calls: list[Site], graphs: list[int],
-                    index: int) -> list[Event]:
+                    callees: list[CalleeFrame], index: int) -> list[Event]:
     """A callee frame traced once more, with the values of the call that recompiles it; the graphs of
-    that compile appended to `graphs` (none for one that compiles nothing)."""
+    that compile appended to `graphs` (none for one that compiles nothing), the frames its breaks make
+    (the second layer's experts, where the first layer's dense MLP broke nothing) to `callees`."""
     call = calls[index]
     walker = Walker(project, settings, entry, frame.fn.name.value, ENTRY_BUDGET_S)
     functions.lend(walker)
     walker.grad_enabled = call.grad_enabled is not False
-    again = CalleeFrame(frame.parsed, frame.qualname, frame.fn, dict(call.kwargs), frame.cls)
+    again = CalleeFrame(frame.parsed, frame.qualname, frame.fn, dict(call.kwargs), frame.cls, closure=frame.closure,
+                        linked=frame.linked)
     scratch = Prediction()
-    events = _walk_frame(walker, Act(frame.parsed, frame.qualname, again.env(), cls=frame.cls), frame.fn, entry,
-                         scratch)
+    act = Act(frame.parsed, frame.qualname, again.env(), cls=frame.cls, closure=again.frame_closure())
+    events = _walk_frame(walker, act, frame.fn, entry, scratch)
     prediction.cut_short |= scratch.cut_short
     if not _compiles_nothing(events):
         graphs.append(next(e.detail["graph_count"] for e in events if e.action is Action.FRAME))
+    callees += walker.callee_frames
     return events
 
 
@@ -1059,7 +1072,7 @@ def _walk_frame(walker: Walker, act: Act, fn: cst.FunctionDef, entry: str, predi
                 "graph_frames": result.graph_frames if result else [],
                 "graph_break_count": result.graph_break_count if result else 0,
                 "frame_skipped": bool(result and result.frame_skipped),
-                "compiled": bool(result and result.compiled),
+                "compiled": bool(result and result.compiled), "code": f"{display}:{act.qualname}",
                 "first_reads": {name: list(where) for name, where in walker.first_reads.items()}}))
     for note in (result.notes if result else walker.notes)[:20]:
         prediction.notifications.append(Notification("limit", f"{entry}: {note}", Level.NOTE))
@@ -1080,30 +1093,34 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
         return
     known = {e.key for e in prediction.events}
     walked = {e.entry: e for e in prediction.events if e.action is Action.FRAME}
-    done = {(e.entry, e.frame) for e in walked.values()}
+    done = {(e.entry, e.detail.get("code", e.frame)) for e in walked.values()}
     for frame in frames:
         entry = frame.entry
-        # each code object is a frame of its own; a decorator's chain is one entry (the function it wraps)
-        if (entry, frame.fn.name.value) in done or depth > MAX_CALLEE_DEPTH:
+        # each code object is a frame of its own (two decorators' `wrapper`s are two); a decorator's chain
+        # is one entry (the function it wraps)
+        code = f"{frame.parsed.summary.display}:{frame.qualname}"
+        if (entry, code) in done or depth > MAX_CALLEE_DEPTH:
             continue
-        done.add((entry, frame.fn.name.value))
+        done.add((entry, code))
         walker = Walker(project, settings, entry, frame.fn.name.value, ENTRY_BUDGET_S)
         functions.lend(walker)
         calls = [f.call for f in frames if f.call is not None and f.qualname == frame.qualname
                  and f.parsed is frame.parsed]
         walker.replay_grad_modes = _grad_modes(calls) if calls else grad_modes or [True]
+        later_callees: list[CalleeFrame] = []  # the frames the breaks of its later compiles make
         act = Act(frame.parsed, frame.qualname, frame.env(), cls=frame.cls, closure=frame.frame_closure())
         events = _walk_frame(walker, act, frame.fn, entry, prediction)
         if len(calls) > 1 and not _compiles_nothing(events):
             # called again by the eager frame (the next expert of a loop, the next token): its recompiles
-            spec = EntrySpec(frame.parsed.summary.display, frame.qualname, "call", {}, frame.parsed.line(frame.fn))
-            recompiles = predict_recompiles(project, spec, settings, events, calls, {}, entry, functions=functions)
+            spec, guarded = _guarded_calls(frame, calls)
+            recompiles = predict_recompiles(project, spec, settings, events, guarded, {}, entry, functions=functions)
             compiles = _compiles(recompiles, calls, settings)
             retraced: list[int] = []  # the graphs of each later compile the cache replay traced
             if _first_recompiling_call(calls, recompiles) is not None:
-                compiles = _replay_cache(project, settings, spec, frame.fn.name.value, calls, {}, events, recompiles,
+                compiles = _replay_cache(project, settings, spec, frame.fn.name.value, guarded, {}, events, recompiles,
                                          functools.partial(_retrace_callee, project, settings, frame, entry,
-                                                           prediction, functions, calls, retraced), functions)
+                                                           prediction, functions, calls, retraced, later_callees),
+                                         functions)
             for event in events:
                 if event.action is Action.FRAME:
                     # each compile traces its own graphs (the MoE block's break, then the dense block's none)
@@ -1119,7 +1136,7 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
         # the break itself is already reported at the same line from the caller's frame
         prediction.events.extend(e for e in _dedupe(events)
                                  if not (e.action is Action.GRAPH_BREAK and e.key in known))
-        _walk_callee_frames(project, settings, walker.callee_frames, prediction, depth + 1,
+        _walk_callee_frames(project, settings, [*walker.callee_frames, *later_callees], prediction, depth + 1,
                             walker.replay_grad_modes, Functions.of(walker))
 
 

@@ -56,6 +56,7 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
     if "." in spec.qualname and spec.qualname.rpartition(".")[0] in parsed.summary.classes and params:
         receiver, params = params[0], params[1:]
     defaults = {p.name.value: p.default for p in [*fn.params.params, *fn.params.kwonly_params] if p.default is not None}
+    order = functools.partial(_guard_order, modules=_module_roots(calls, params, receiver))
     mutations, named = _assignments(project, facts)
     # the functions this entry's graph traces: the entry and every call it inlines
     walked = {entry} | {e.callee for e in events if e.action is Action.INLINE and e.callee}
@@ -97,12 +98,12 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
                 and wrap.guard_kind == "LENGTH_CHECK" and wrap.detail.get("mutated_in_frame") and _called_again(calls)]
         out += _one_per_call([e for wrap in events if wrap.action is Action.WRAP and "set_in_frame" in wrap.detail
                               and len(calls) > 1 and (e := _set_in_frame(wrap, calls, params, entry)) is not None],
-                             lambda e: (e.location, e.detail["call"]))
+                             lambda e: (e.location, e.detail["call"]), order)
     frame = next((e for e in events if e.action is Action.FRAME), None)
     if calls and frame is not None:
         out += _one_per_call([*(e for i, name in enumerate(params)
                                 if (e := _tensor_change(frame, calls, name, i, settings, entry)) is not None),
-                              *lengths], lambda e: e.location)
+                              *lengths], lambda e: e.location, order)
         functions = functions or Functions()
         out += [e for i, name in enumerate(params)
                 if (e := _function_change(frame, calls, name, i, settings, entry, functions)) is not None]
@@ -119,8 +120,8 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
             out = [grad, *(e for e in out if e.location != grad.location
                            or e.detail.get("call", grad.detail["call"]) != grad.detail["call"])]
     if pairwise:  # every guard the call fails, in the order torch checks them: the cache skips the dynamic ones
-        return _fold_instances(sorted(out, key=_guard_order))
-    return _fold_instances(_one_per_call(out, _same_call))
+        return _fold_instances(sorted(out, key=order))
+    return _fold_instances(_one_per_call(out, _same_call, order))
 
 
 def _assignments(project: Project, facts: dict[str, ModuleFacts]) -> tuple[list[Mutation], dict[str, list[Mutation]]]:
@@ -435,28 +436,42 @@ def _same_call(event: Event) -> tuple[object, ...]:
     return (event.location, _ITEM.sub("", source)) if _ITEM.search(source) else (event.location, source, id(event))
 
 
-def _guard_order(event: Event) -> tuple[Any, ...]:
+def _guard_order(event: Event, modules: frozenset[str] = frozenset()) -> tuple[Any, ...]:
     """Where a guard sits in the guard tree torch checks: guards are installed sorted by
-    `Guard.sort_key` (frame locals before globals, then the shorter name, then the name), and the
-    tree gets one subtree per attribute or item (`L['batch']`, then `L['self'].body.mlp`) when its
+    `Guard.sort_key` (its GuardSource first: frame locals, then globals, then what is read from an
+    nn.Module, `modules`, the frame's roots that hold one; then the shorter name, then the name), and
+    the tree gets one subtree per attribute or item (`L['batch']`, then `L['self'].body.mlp`) when its
     first guard is installed, the object on the path being guarded before what is read from it. So
     of several guards failing at one call torch reports the one whose path, at the first step where
     they part, is the shorter (`L['b']` before `L['x']`, `L['top_k']` before `L['temperature']`,
-    `L['self'].body.mlp.fc.enabled` before `L['self'].body.proj.enabled`: measured)."""
-    return _source_order(event.source or "")
+    `L['self'].body.mlp.fc.enabled` before `L['self'].body.proj.enabled`), and a cache's
+    `L['cache'].layers[0].is_initialized` before the layer's own `L['self'].layer_idx` (measured)."""
+    return _source_order(event.source or "", modules)
 
 
-def _source_order(source: str) -> tuple[Any, ...]:
+def _source_order(source: str, modules: frozenset[str] = frozenset()) -> tuple[Any, ...]:
     root = _ROOT.match(source)
     head = root.group(0) if root else source
     steps, prefix = [(len(head), head)], head
     for match in _PATH.finditer(source[len(head):]):
         prefix += match.group(0)
         steps.append((len(prefix), prefix))
-    return (0 if source.startswith("L[") else 1, *steps)
+    return ((0 if source.startswith("L[") else 1) + (2 if head in modules else 0), *steps)
 
 
-def _one_per_call(changes: list[Event], key: Callable[[Event], object]) -> list[Event]:
+def _module_roots(calls: list[Site], params: list[str], receiver: str | None) -> frozenset[str]:
+    """The frame's locals the first call passes an nn.Module in (`L['self']` of a forward)."""
+    if not calls:
+        return frozenset()
+    site = calls[0]
+    passed = {**dict(zip(params, site.args)), **site.kwargs}
+    if receiver is not None and receiver not in passed and site.args and len(site.args) > len(params):
+        passed[receiver] = site.args[0]
+    return frozenset(f"L['{name}']" for name, value in passed.items() if value is not None and value.kind == V.NN_MODULE)
+
+
+def _one_per_call(changes: list[Event], key: Callable[[Event], object],
+                  order: Callable[[Event], tuple[Any, ...]] = _guard_order) -> list[Event]:
     """Guards that fail at the same call cause one recompile: one finding naming them all (torch
     names the first guard that fails)."""
     by_site: dict[object, list[Event]] = {}
@@ -464,7 +479,7 @@ def _one_per_call(changes: list[Event], key: Callable[[Event], object]) -> list[
         by_site.setdefault(key(event), []).append(event)
     out = []
     for group in by_site.values():
-        first, *others = sorted(group, key=_guard_order)
+        first, *others = sorted(group, key=order)
         if others:
             also = ", ".join(e.source or "" for e in others)
             first = first.with_(detail={**first.detail, "reason": f"{first.detail['reason']} ({also} change at "

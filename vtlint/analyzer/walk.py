@@ -76,6 +76,7 @@ from vtlint.analyzer.variables.user_defined import (
     MODULE_METHODS,
     UserDefinedObjectVariable,
     dict_storage,
+    is_dataclass,
     is_dict_subclass,
     qualified,
 )
@@ -279,6 +280,18 @@ def wrapper_locals(wrapper: cst.FunctionDef, bound: dict[str, Value], target: cs
     return env
 
 
+def wrapped_arguments(wrapper: cst.FunctionDef, bound: dict[str, Value], target: cst.FunctionDef) -> dict[str, Value]:
+    """What a wrapper's call passes on, by the parameter of `target` each value fills (the frame's
+    locals as the runtime names a wrapper's frame)."""
+    out: dict[str, Value] = {}
+    for value in wrapper_locals(wrapper, bound, target).values():
+        spread = value.items if value.source is None and value.kind in (V.TUPLE, V.DICT) else [value]
+        for item in spread or []:
+            if isinstance(item.source, LocalSource):
+                out.setdefault(item.source.local_name, item)
+    return out
+
+
 def passes_on(fn: cst.FunctionDef | cst.Lambda, qualname: str) -> bool:
     """A decorator's closure that takes `*args`/`**kwargs` (transformers' `can_return_tuple` wrapper,
     `deprecate_kwarg`'s `wrapped_func`): a link in a chain, not the function at its end (the runtime's rule)."""
@@ -372,8 +385,10 @@ class Walker:
         self.local_funcs: dict[str, tuple[Parsed, cst.CSTNode, dict[str, Value], str | None]] = {}
         self.inlining: list[tuple[str, str]] = []
         self.callee_frames: list[CalleeFrame] = []
-        self.direct_calls: list[CalleeFrame] = []  # a skipped frame's own calls of project functions
+        self.direct_calls: list[CalleeFrame] = []  # the calls a skipped frame makes that Dynamo compiles
         self.replaying = False  # running a skipped frame eagerly, for the calls it makes
+        self.uncompiled_calls = 0  # calls it makes whose frames Dynamo does not compile, active now
+        self.broken_chain: list[CalleeFrame] = []  # the outermost reported call of an inlined break unwinding
         self.comprehension_frames: list[comprehensions.ComprehensionFrame] = []  # ... and the comprehensions it runs
         self._comprehensions: dict[int, tuple[cst.CSTNode, str]] = {}  # (node, name) by id of its outer `for`
         self.comprehending = 0  # comprehensions being unrolled: one inside another is not a frame of the replay
@@ -544,6 +559,7 @@ class Walker:
         if partial:
             raise _PartialGraph
         if act.depth > 0:
+            self.broken_chain = []
             raise _InlinedBreak
         self._resume(act, node)
 
@@ -659,7 +675,8 @@ class Walker:
         return time.monotonic() - (READING.seconds - self.read_before)
 
     def _calls_run_eagerly(self, act: Act, body: cst.BaseSuite, initial: dict[str, Value]) -> list[CalleeFrame]:
-        """The project functions a skipped frame calls, the whole frame run once in eager mode."""
+        """The calls a skipped frame makes that Dynamo compiles as frames of their own (and those that the
+        calls it does not compile make), the whole frame run once in eager mode."""
         events, self.direct_calls, self.replaying = self.events, [], True
         self.comprehension_frames = []
         grad_enabled = self.grad_enabled
@@ -759,7 +776,8 @@ class Walker:
         """Dynamo gives up on the frame being traced: no compile, so no guard; the calls the trace inlined
         before it gave up are still inlined. The entry's own frame: nothing of it is compiled; a resume
         function: the frames before it keep their graphs. The skipped frame runs eagerly, and each
-        project function it calls is a frame Dynamo compiles (a resume function's from where it starts)."""
+        function it calls is a frame Dynamo compiles (a resume function's from where it starts), with the
+        values eager code passes it: those of the calls the failed trace broke at are gone with it."""
         frame = self.frame
         frame.compiled = False
         first = 0 if frame is self.frames[0] else frame.first_event
@@ -768,8 +786,9 @@ class Walker:
             for other in self.frames:
                 other.compiled = False
         calls = self._calls_run_eagerly(act, body, initial)
-        self.callee_frames = [*self.callee_frames, *(c for c in calls if c.call is None or frame is self.frames[0]
-                                                     or c.call.line >= frame.eager_from)]
+        traced = [] if frame is self.frames[0] else self.callee_frames
+        self.callee_frames = [*traced, *(c for c in calls if c.call is None or frame is self.frames[0]
+                                         or c.call.line >= frame.eager_from)]
         for comprehension in self.comprehension_frames:
             if frame is self.frames[0] or act.parsed.line(comprehension.node) >= frame.eager_from:
                 self._comprehension_compiled(act, comprehension)
@@ -785,6 +804,25 @@ class Walker:
             elif self.project.is_torch_module(act.parsed.summary.imports.get(name, "")):
                 return True
         return False
+
+    def _compiled_when_run_eagerly(self, parsed: Parsed, fn: cst.FunctionDef, bound: dict[str, Value]) -> bool:
+        """Whether Dynamo compiles the frame of a function eager code calls: not torch's own nor the
+        standard library's (trace_rules skips their files), and only when convert_frame's
+        `has_tensor_in_frame` holds: an argument is a tensor or a module (or holds one), or the code reads
+        torch or a torch module as a global (an argument the walk cannot tell counts as no)."""
+        module = parsed.summary.module
+        if module == "torch" or module.startswith("torch.") or module.split(".")[0] in sys.stdlib_module_names:
+            return False
+        if any(comprehensions.has_tensor(value) for value in bound.values()):
+            return True
+        imports = parsed.summary.imports
+        return any(self.project.is_torch_module(imports.get(name, "")) for name in comprehensions.global_names(fn))
+
+    def _replaced_by_generated_init(self, fn: cst.FunctionDef, func: Value) -> bool:
+        """An inherited `__init__` of a dataclass, which runs the one `@dataclass` generated instead (code of
+        no file the walk reads)."""
+        built = self.project.klass(func.bound_self.ref or "") if fn.name.value == "__init__" and func.bound_self else None
+        return built is not None and is_dataclass(built[1]) and "__init__" not in built[1].methods
 
     def _comprehension_compiled(self, act: Act, comprehension: comprehensions.ComprehensionFrame) -> None:
         """A comprehension the skipped frame runs is compiled as a frame of its own (`file:<listcomp>`): with
@@ -2290,12 +2328,20 @@ class Walker:
         if act.depth == 0:
             self.root_call = node  # a break inside the callee is the root frame's at this call
         bound = dict(env)
-        if act.depth == 0 and self.replaying and isinstance(fn, cst.FunctionDef) \
-                and not self.project.is_library(parsed.summary.display):
-            line, column, _, _ = act.parsed.span(node)
-            call = Site(act.display, line, column, [], {k: V.snapshot(v) for k, v in bound.items()},
-                        in_loop=act.loops > 0, grad_enabled=self.grad_enabled)
-            self.direct_calls.append(CalleeFrame(parsed, qualname, fn, bound, cls, call))
+        uncompiled = False  # an eager call Dynamo does not compile: the calls it makes run eagerly too
+        if self.replaying and len(self.inlining) == 1 + self.uncompiled_calls and isinstance(fn, cst.FunctionDef) \
+                and not self._replaced_by_generated_init(fn, func) \
+                and (self.library_entry or not self.project.is_library(parsed.summary.display)):
+            # (a package's frames are not the user's news, unless the compiled entry is a package's too)
+            if self._compiled_when_run_eagerly(parsed, fn, bound):
+                line, column, _, _ = act.parsed.span(node)
+                call = Site(act.display, line, column, [], {k: V.snapshot(v) for k, v in bound.items()},
+                            in_loop=act.loops > 0, grad_enabled=self.grad_enabled)
+                self.direct_calls.append(CalleeFrame(parsed, qualname, fn, bound, cls, call, closure=closure,
+                                                     linked=self.wrapped_function(fn, qualname, closure)))
+            else:
+                uncompiled = True
+                self.uncompiled_calls += 1
         grad_enabled = self.grad_enabled
         if self.eager and decorators:  # `@torch.no_grad()` on an eager function: its body runs without grad
             for decorator in decorators.decorators:
@@ -2310,14 +2356,17 @@ class Walker:
                 return _generated(inner)
             return _declared(self._result(inner, ret.value), decorators)
         except _InlinedBreak:
-            # the caller breaks at this call; the callee, called eagerly, is compiled as its own frame
-            # (a package's own only when the compiled frame is a package's too: else not the user's news)
+            # the caller breaks at this call; the callee, called eagerly, is compiled as its own frame, whose
+            # own trace breaks at the next call down, and so on (a package's frame only when the compiled
+            # frame is a package's too: else not the user's news, and the project's frames below it are)
             if isinstance(fn, cst.FunctionDef) and (self.library_entry or
                                                     not self.project.is_library(parsed.summary.display)):
-                self.callee_frames.append(CalleeFrame(parsed, qualname, fn, bound, cls, closure=closure,
-                                                      linked=self.wrapped_function(fn, qualname, closure)))
+                self.broken_chain = [CalleeFrame(parsed, qualname, fn, bound, cls, closure=closure,
+                                                 linked=self.wrapped_function(fn, qualname, closure))]
             if act.depth > 0:
                 raise
+            self.callee_frames += self.broken_chain
+            self.broken_chain = []
             # Dynamo restarts the frame's analysis and traces the call as a break, not inlined: the
             # guards the failed attempt installed are gone with it. The call runs eagerly and the
             # rest of the statement (`self.block(x) + self.bias`) is the resume function's
@@ -2335,6 +2384,7 @@ class Walker:
         finally:
             self.inlining.pop()
             self.grad_enabled = grad_enabled
+            self.uncompiled_calls -= uncompiled
 
     def _result(self, inner: Act, last: Value) -> Value:
         """What a traced call returns: the join of every path's value when the walk could not choose
