@@ -104,3 +104,11 @@ def test_failing_assert_in_try_and_ndarray_version() -> None:  # assert_caught_i
     assert failing.gb_id == "GB0034" and failing.skips_frame
     version = breaks.decide_ndarray_attribute("__version__")
     assert version is not None and version.gb_id == "GB0159" and version.partial
+
+
+def test_uniform_from_keyword_and_profiler_objects() -> None:  # uniform_from_keyword, ok_record_function_object
+    assert breaks.decide_tensor_method("uniform_", S, breaks.Arguments((), (("from", C), ("to", C)))).gb_id \
+        == "GB0110"
+    assert not breaks.decide_tensor_method("uniform_", S, breaks.Arguments((C, C))).breaks
+    for name in ("torch.profiler.record_function", "torch.profiler.profile"):
+        assert not breaks.decide_function(name, S, arguments=breaks.Arguments((C,))).breaks, name

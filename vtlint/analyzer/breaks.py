@@ -338,6 +338,11 @@ _EXPLICIT = {
 # result becomes a graph input with a RandomValueSource (measured: no break). The
 # other helpers (random.random, gauss, choice, shuffle, seed) are skipped.
 _REPLAYED_RANDOM = frozenset({"random.randint", "random.randrange", "random.uniform"})
+# torch's profiling context managers, built in traced code even outside a `with` (TorchCtxManagerClassVariable:
+# ProfilerRecordFunctionContextVariable, ProfilerContextVariable); their files are on trace_rules' skip list
+_PROFILER_CLASSES = frozenset({"torch.profiler.record_function", "torch.autograd.profiler.record_function",
+                               "torch.profiler.profile", "torch.profiler.profiler.profile",
+                               "torch.autograd.profiler.profile"})
 _SKIPS_FRAME = frozenset({"torch._dynamo.skip_frame", "torch._dynamo.step_unsupported"})
 _DISABLE_DECORATORS = frozenset({
     "torch.compiler.disable", "torch._dynamo.disable", "torch._dynamo.eval_frame.disable",
@@ -557,6 +562,9 @@ def _decide_function(qualname: str, settings: DynamoSettings, defined_in: str | 
     if qualname == "torch.from_numpy" and not settings.trace_numpy:
         return _break("call `torch.from_numpy` with `torch._dynamo.config.trace_numpy=False`", "TorchInGraphFunctionVariable",
                       "torch.from_numpy with trace_numpy=False")
+    if qualname in _PROFILER_CLASSES:
+        return Decision(GRAPH_NODE, "TorchCtxManagerClassVariable",
+                        reason=f"`{qualname}(...)` is a context manager object Dynamo models (profiling is ignored)")
     if qualname in _REPLAYED_RANDOM:
         return Decision(GRAPH_NODE, "UserDefinedObjectVariable",
                         reason=f"`{qualname}` is called while tracing; its result is a graph input (RandomValueSource)")
@@ -783,6 +791,9 @@ def decide_tensor_method(name: str, settings: DynamoSettings, arguments: Argumen
     dynamic = _dynamic_shape(name, arguments, settings)
     if dynamic is not None:
         return dynamic
+    if name == "uniform_" and arguments.kind(None, "from") is not None:  # `**{"from": a}`: "from" is a keyword
+        return _break("Tensor.uniform_ op called with `from` keyword", vt, "Dynamo does not trace "
+                      "`Tensor.uniform_()` with the `from` keyword")
     if name == _SET and len(arguments) <= 1:
         return Decision(GRAPH_NODE, vt, reason="`Tensor.set_(source)` is aten.set_.source_Tensor, in the graph")
     if name in _UNSUPPORTED_METHODS:
