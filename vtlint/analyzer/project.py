@@ -20,7 +20,7 @@ import sys
 import tokenize
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, fields, replace
 from multiprocessing.context import BaseContext
 from pathlib import Path
@@ -265,22 +265,23 @@ class _Analysis:
             else:
                 todo.append((display, text, key))
         shared: list[FileResult | None] = [None] * len(todo)
+        mine: dict[int, FileResult] = {}  # the modules summarised here (handed over by a worker, or all)
+
+        def own(start: int, batch: list[FileResult | None]) -> None:
+            for index, done in enumerate(batch, start):
+                if done is None:
+                    mine[index] = self._summarize_here(*todo[index][:2])
+
         if self.jobs > 1 and len(todo) > 8:
             size = max(1, len(todo) // (self.jobs * 4))
             batches = [[(d, t) for d, t, _ in todo[i:i + size]] for i in range(0, len(todo), size)]
             work = functools.partial(_summarize_batch, budget_s=self.config.file_budget,
                                      forward="forward" in self.config.assume_compiled)
-            shared = _in_workers(self.jobs, work, batches)
-        results: list[FileResult] = []
-        for (display, text, _), done in zip(todo, shared, strict=True):
-            if done is None:
-                warm = self.chunks if display in self.edited else None
-                done, parsed = _summarize_one(display, text, warm, self.config.file_budget,
-                                              forward="forward" in self.config.assume_compiled)
-                assert done is not None  # only a worker hands a module over
-                if parsed is not None:
-                    self.parsed[display] = parsed  # kept: the walk needs it if the file holds an entry
-            results.append(done)
+            # the modules a batch hands over are parsed here while the workers go on with the next batches
+            shared = _in_workers(self.jobs, work, batches, done=lambda index, batch: own(index * size, batch))
+        else:
+            own(0, shared)
+        results = [done if done is not None else mine[index] for index, done in enumerate(shared)]
         for (display, _text, key), result in zip(todo, results, strict=True):
             # a file given up (time, size) is tried again next run: the limits may change; an editor's
             # buffer changes at every save, so writing its summary out would only cost the save time
@@ -289,6 +290,15 @@ class _Analysis:
             self._take(result)
         if progress:
             progress(len(sources), len(sources))
+
+    def _summarize_here(self, display: str, text: str) -> FileResult:
+        warm = self.chunks if display in self.edited else None
+        done, parsed = _summarize_one(display, text, warm, self.config.file_budget,
+                                      forward="forward" in self.config.assume_compiled)
+        assert done is not None  # only a worker hands a module over
+        if parsed is not None:
+            self.parsed[display] = parsed  # kept: the walk needs it if the file holds an entry
+        return done
 
     def _take(self, result: FileResult) -> None:
         summary, problem, facts, given_up = result
@@ -457,12 +467,12 @@ class _Walks:
         return [walked[index] for index in range(len(self.specs))]
 
     def _tasks(self) -> list[list[int]]:
-        """The entries of one module together (its positions and scans made once), the largest modules
-        first: a long task started last would leave the other workers idle."""
+        """The entries of one module together (its positions and scans made once), in the entries' order:
+        a module's size says little of its walks' cost (a short module whose model reads another package)."""
         by_module: dict[str, list[int]] = {}
         for index, spec in enumerate(self.specs):
             by_module.setdefault(spec.display, []).append(index)
-        return sorted(by_module.values(), key=lambda task: -len(self.project.texts.get(self.specs[task[0]].display, "")))
+        return list(by_module.values())
 
     def walk(self, index: int) -> _Walked:
         own = Prediction()
@@ -542,16 +552,19 @@ def _scripts_above(project: Project, callers: set[str], depth: int = 3) -> set[s
 
 
 def _in_workers(jobs: int, work: Callable[[Any], list[Any]], batches: list[Any],
-                context: BaseContext | None = None) -> list[Any]:
-    """`work` over `batches` in `jobs` processes. Ctrl-C is the main process's to handle: the
-    workers ignore it, and an interrupted run stops them at once instead of waiting for their
-    batches (a worker started just as the signal came could otherwise keep the run alive)."""
+                context: BaseContext | None = None, done: Callable[[int, list[Any]], None] | None = None) -> list[Any]:
+    """`work` over `batches` in `jobs` processes; `done(index, results)` is called here as each batch
+    comes back. Ctrl-C is the main process's to handle: the workers ignore it, and an interrupted run
+    stops them at once instead of waiting for their batches (a worker started just as the signal came
+    could otherwise keep the run alive)."""
     pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=_ignore_sigint)
     try:
         futures = [pool.submit(work, batch) for batch in batches]
         pending = set(futures)
         while pending:  # short waits: a signal another thread received is seen between them
-            _, pending = wait(pending, timeout=0.25)
+            finished, pending = wait(pending, timeout=0.25, return_when=FIRST_COMPLETED)
+            for future in sorted(finished, key=futures.index) if done else ():
+                done(futures.index(future), future.result())
         out = [r for future in futures for r in future.result()]
     except BaseException:
         for process in list((getattr(pool, "_processes", None) or {}).values()):
