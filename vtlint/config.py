@@ -37,6 +37,7 @@ class DynamoSettings:
     capture_scalar_outputs: bool = False
     capture_dynamic_output_shape_ops: bool = False
     trace_numpy: bool = True
+    use_numpy_random_stream: bool = False
     dynamic: bool | None = None  # torch.compile(dynamic=...)
     fullgraph: bool = False
     error_on_graph_break: bool = False

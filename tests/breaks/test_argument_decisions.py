@@ -107,3 +107,11 @@ def test_check_message_closing_over_a_tensor() -> None:  # check_message_closure
     assert breaks.decide_function("torch._check", S, arguments=closure).gb_id == "GB9158"
     assert breaks.Arguments((T, C, func), tensor_closures=(2,)).after_first().tensor_closures == (1,)
     assert breaks.decide_closure_repr().gb_id == "GB1584"
+
+
+def test_numpy_random_by_its_arguments_and_stream() -> None:  # ok_numpy_random_sized, numpy_random_stream
+    sized = breaks.Arguments((C,), constants=((0, 3),))
+    assert not breaks.decide_function("numpy.random.rand", S, arguments=sized).breaks
+    stream = DynamoSettings(use_numpy_random_stream=True)
+    assert breaks.decide_function("numpy.random.rand", stream, arguments=sized).gb_id == "GB0298"
+    assert not breaks.decide_function("numpy.sin", stream, arguments=breaks.Arguments((T,))).breaks

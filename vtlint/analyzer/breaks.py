@@ -438,6 +438,10 @@ def decide_function(qualname: str, settings: DynamoSettings, *, defined_in: str 
     probed = _index().probed
     if tensor_args or qualname not in probed:
         return decision
+    if decision.variable_tracker == "NumpyVariable" and arguments is not None and len(arguments):
+        # the build probes `numpy.random.rand()` bare: a Python float, read from a 0-d tensor (GB0033); with
+        # sizes it makes an ndarray Dynamo traces as a tensor (measured: no break)
+        return decision
     return _as_measured(qualname, decision, probed[qualname])
 
 
@@ -644,6 +648,10 @@ def _from_variable_tracker(qualname: str, vt: str, why: str, settings: DynamoSet
     if vt == "LoggingLoggerVariable":
         return _break(LOGGER, vt, f"`{qualname}` is a logging.Logger method")
     if vt == "NumpyVariable":
+        if settings.trace_numpy and settings.use_numpy_random_stream and qualname.startswith("numpy.random."):
+            # torch._numpy.random's functions, refused when numpy's own random stream must be kept
+            return _break("attempted to trace torch._numpy.random function with config.use_numpy_random_stream=True",
+                          vt, f"`{qualname}` with config.use_numpy_random_stream=True")
         if settings.trace_numpy:
             return Decision(GRAPH_NODE, vt, reason=f"`{qualname}` is traced as torch ops (trace_numpy)")
         return _break(NUMPY_FN_OFF, vt, f"`{qualname}` is a numpy function and trace_numpy is False")
