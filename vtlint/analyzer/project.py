@@ -512,6 +512,17 @@ def _merge(prediction: Prediction, specs: list[EntrySpec], walked: list[_Walked]
         reached |= callees | {own}
 
 
+def _scanned(project: Project, parsed: Parsed) -> ModuleFacts:
+    """A module's call sites and assignments, scanned once per process: each entry, walked alone,
+    asks again for those of its own module and of the modules it enters."""
+    memo = project.memo_of(parsed.module)
+    key = ("module facts", parsed.module)
+    found = memo.get(key)
+    if not isinstance(found, ModuleFacts):
+        found = memo[key] = scan(parsed, with_entries=False)
+    return found
+
+
 _TOO_LARGE = re.compile(r"at (.+):\d+ \((.+?)\): the static pass goes on without it$")
 
 
@@ -736,7 +747,7 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
     if marks:
         options["marks"] = [f"{kind}({arg}) at line {line}" for kind, arg, line in marks]
     if spec.display not in facts:  # an entry named by configuration: its own assignments still matter
-        facts[spec.display] = scan(parsed, with_entries=False)
+        facts[spec.display] = _scanned(project, parsed)
     calls = driven.calls.get((spec.display, spec.qualname)) or call_sites.of(spec)
     prediction.entries.append(EntryInfo(
         entry, Location(spec.display, spec.line if spec.how == "decorator" else parsed.line(fn)), spec.how, options,
@@ -873,7 +884,7 @@ def _scan_walked(project: Project, events: list[Event], facts: dict[str, ModuleF
         parsed = project.parsed(display)
         if parsed is not None:
             try:
-                facts[display] = scan(parsed, with_entries=False)
+                facts[display] = _scanned(project, parsed)
             except RecursionError:
                 continue
 
