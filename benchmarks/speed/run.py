@@ -11,7 +11,10 @@ as an installed package). In the same run, each in its own process:
   vtlint warm -j1   the cache of the cold -j1 run, the files unchanged
   TorchFix          torchfix 0.7.0 in its own venv (it pins an older LibCST), -j 1
 
-    python benchmarks/speed/run.py [--sample N] [--json FILE]
+    python benchmarks/speed/run.py [--sample N] [--models GLOB] [--json FILE]
+
+`--models '[a-b]*'` takes transformers/models/<GLOB> alone (issue 33's sample: 181 files,
+72k lines). The three vtlint reports (cold -j1, cold -j2, warm -j1) must be byte-identical.
 
 Ratios are what to compare; absolute times depend on the machine and its load.
 CPU time (user + system, children included) is the fair measure on a busy
@@ -51,9 +54,15 @@ def site_package(name: str) -> Path:
     return Path(next(iter(spec.submodule_search_locations)))
 
 
-def corpus_files(sample: int) -> list[tuple[Path, str]]:
-    """(source, relative target) of every sample-th .py file of transformers and torch/nn."""
+def corpus_files(sample: int, models: str | None = None) -> list[tuple[Path, str]]:
+    """(source, relative target) of every sample-th .py file of transformers and torch/nn, or of the
+    transformers model folders `models` matches."""
     found = []
+    if models is not None:
+        base = site_package("transformers") / "models"
+        for folder in sorted(p for p in base.glob(models) if p.is_dir()):
+            found += [(p, p.relative_to(base).as_posix()) for p in sorted(folder.rglob("*.py"))]
+        return found[::sample]
     for base, prefix in ((site_package("transformers"), "transformers"), (site_package("torch") / "nn", "torch/nn")):
         found += [(p, f"{prefix}/{p.relative_to(base).as_posix()}") for p in sorted(base.rglob("*.py"))]
     return found[::sample]
@@ -116,6 +125,13 @@ def run_all(corpus: Path, with_torchfix: bool) -> dict[str, Measurement]:
     return runs
 
 
+def identical_reports(runs: dict[str, Measurement]) -> bool:
+    """Whether the cold -j1, cold -j2 and warm -j1 reports are the same bytes (the walks' merge is
+    deterministic, the cache changes nothing)."""
+    reports = [SCRATCH / "caches" / f"{runs[key].label}.json" for key in ("cold1", "cold2", "warm1")]
+    return all(path.is_file() for path in reports) and len({path.read_bytes() for path in reports}) == 1
+
+
 def ratios(runs: dict[str, Measurement]) -> dict[str, float]:
     parse, cold1, cold2, warm1 = runs["parse"], runs["cold1"], runs["cold2"], runs["warm1"]
     out = {
@@ -147,6 +163,7 @@ def render(runs: dict[str, Measurement], r: dict[str, float], files: int, lines:
     for m in runs.values():
         out.append(f"{m.label:<22} {m.wall_s / parse.wall_s:>10.2f} {m.cpu_s / parse.cpu_s:>10.2f} "
                    f"{m.peak_rss_mb:>8.0f} {m.max_rss_mb:>11.0f} {m.returncode:>5}")
+    out.append(f"reports byte-identical (cold -j1, cold -j2, warm -j1): {'yes' if identical_reports(runs) else 'NO'}")
     out.append("")
     checks = [
         ("full analysis / parse-only (CPU)", r["full_vs_parse_cpu"], f"<= {TARGETS['full_vs_parse']}",
@@ -182,10 +199,11 @@ def vtlint_summary(report: Path) -> dict[str, object]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sample", type=int, default=1, help="take every N-th file of the corpus (default: all)")
+    parser.add_argument("--models", help="only transformers/models/<GLOB> (e.g. '[a-b]*'), without torch/nn")
     parser.add_argument("--no-torchfix", action="store_true", help="skip the TorchFix run")
     parser.add_argument("--json", type=Path, help="also write the measurements as JSON")
     args = parser.parse_args(argv)
-    files = corpus_files(args.sample)
+    files = corpus_files(args.sample, args.models)
     corpus = SCRATCH / "corpus"
     lines = build_corpus(corpus, files)
     started = time.time()
@@ -200,6 +218,7 @@ def main(argv: list[str] | None = None) -> int:
         args.json.write_text(json.dumps({
             "date": time.strftime("%Y-%m-%d", time.gmtime(started)), "machine": machine(), "files": len(files),
             "lines": lines, "runs": {k: m.to_dict() for k, m in runs.items()}, "ratios": r, "vtlint": summary,
+            "identical_reports": identical_reports(runs),
         }, indent=1) + "\n", encoding="utf-8")
     return 0
 
