@@ -119,9 +119,15 @@ NEUTRAL_GUARDS = {"DICT_KEYS_MATCH"}  # a dict's key order: neither a hit nor a 
 
 
 def _guard_text(event: Event) -> str:
-    """A guard's text without its kind and with locals spelled as the user spells them."""
+    """A guard's text without its kind, with locals spelled as the user spells them, and without the
+    object ids of an ID_MATCH or TYPE_MATCH (`___check_obj_id(L['func'], 9439...)`: they differ run to run)."""
     text = event.guard or str(event.detail.get("failing_guard") or "")
-    return " ".join(strip_local_scope(text.partition(": ")[2] if ": " in text else text).split())
+    text = strip_local_scope(text.partition(": ")[2] if ": " in text else text)
+    return " ".join(_OBJECT_ID.sub(")", _TYPE_SUFFIX.sub("", text)).split())
+
+
+_OBJECT_ID = re.compile(r", \d+\)")
+_TYPE_SUFFIX = re.compile(r", type=<[^>]*>\s*$")
 
 
 def zoo_key(event: Event) -> tuple[object, ...]:

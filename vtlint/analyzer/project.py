@@ -44,6 +44,7 @@ from vtlint.analyzer.seeding import decorated_root, entry_env, site_value
 from vtlint.analyzer.summary import ModuleSummary, positional_params, summarize
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.walk import Act, CalleeFrame, Functions, TooComplex, Walker, wrapped_arguments
+from vtlint.analyzer.wrapper_cache import WrapperCaches
 from vtlint.config import Config, DynamoSettings
 from vtlint.findings import Kind, Level, Location, Notification
 from vtlint.rules.trace_rules.snapshot import fingerprint as snapshot_fingerprint
@@ -773,10 +774,14 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
     act, code = _root_frame(walker, parsed, spec, fn, env, cls, calls)
     events = _walk_frame(walker, act, code, entry, prediction)
     _scan_walked(project, events, facts)
+    caches = WrapperCaches()
+    if code is not fn:  # a decorator's wrapper: the first entry of its code's cache
+        caches.compile(f"{act.display}:{act.qualname}", code, fn, act.env, act.closure, entry,
+                       Location(act.display, act.parsed.line(code)))
     if _compiles_nothing(events):
         prediction.events.extend(_dedupe(events))
         _walk_callee_frames(project, settings, walker.callee_frames, prediction, 0, walker.replay_grad_modes,
-                            Functions.of(walker))
+                            Functions.of(walker), caches)
         return
     recompiles = predict_recompiles(project, spec, settings, events, calls, facts, entry,
                                     functions=driven.functions)
@@ -824,7 +829,7 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
             event.detail["compiles"] = compiles
     prediction.events.extend(_dedupe(events + recompiles))
     _walk_callee_frames(project, settings, walker.callee_frames, prediction, 0, walker.replay_grad_modes,
-                        Functions.of(walker))
+                        Functions.of(walker), caches)
 
 
 def _frame_graphs(name: str, times: int, entry_frame: str, compiles: int, recompiles: list[Event], calls: list[Site],
@@ -1109,12 +1114,15 @@ MAX_CALLEE_DEPTH = 16
 
 
 def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list[CalleeFrame],
-                        prediction: Prediction, depth: int, grad_modes: list[bool], functions: Functions) -> None:
+                        prediction: Prediction, depth: int, grad_modes: list[bool], functions: Functions,
+                        caches: WrapperCaches | None = None) -> None:
     """Callees whose inlining broke the graph run eagerly, and Dynamo compiles each as its own frame
     (under the grad modes its caller runs in, when eager code does not show its calls). `functions`:
-    those of the walk that bound their arguments."""
+    those of the walk that bound their arguments; `caches`: Dynamo's cache of each decorator wrapper's
+    code object over the frames of the run."""
     if not frames:
         return
+    caches = caches if caches is not None else WrapperCaches()
     known = {e.key for e in prediction.events}
     walked = {e.entry: e for e in prediction.events if e.action is Action.FRAME}
     done = {(e.entry, e.detail.get("code", e.frame)) for e in walked.values()}
@@ -1134,6 +1142,11 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
         later_callees: list[CalleeFrame] = []  # the frames the breaks of its later compiles make
         act = Act(frame.parsed, frame.qualname, frame.env(), cls=frame.cls, closure=frame.frame_closure())
         events = _walk_frame(walker, act, frame.fn, entry, prediction)
+        if frame.linked is not None:
+            # a decorator's wrapper compiled for another function than before: it fails the earlier entries
+            # (its guards are installed even when the trace put no op in a graph: measured)
+            events += caches.compile(code, frame.fn, frame.linked[1], frame.args, frame.closure, entry,
+                                     next(e.location for e in events if e.action is Action.FRAME))
         if len(calls) > 1 and not _compiles_nothing(events):
             # called again by the eager frame (the next expert of a loop, the next token): its recompiles
             spec, guarded = _guarded_calls(frame, calls)
@@ -1161,7 +1174,7 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
         prediction.events.extend(e for e in _dedupe(events)
                                  if not (e.action is Action.GRAPH_BREAK and e.key in known))
         _walk_callee_frames(project, settings, [*walker.callee_frames, *later_callees], prediction, depth + 1,
-                            walker.replay_grad_modes, Functions.of(walker))
+                            walker.replay_grad_modes, Functions.of(walker), caches)
 
 
 class _CallSites:
