@@ -112,3 +112,9 @@ def test_uniform_from_keyword_and_profiler_objects() -> None:  # uniform_from_ke
     assert not breaks.decide_tensor_method("uniform_", S, breaks.Arguments((C, C))).breaks
     for name in ("torch.profiler.record_function", "torch.profiler.profile"):
         assert not breaks.decide_function(name, S, arguments=breaks.Arguments((C,))).breaks, name
+
+
+def test_step_unsupported_under_fullgraph() -> None:  # step_unsupported_fullgraph
+    full = breaks.decide_function("torch._dynamo.step_unsupported", DynamoSettings(fullgraph=True))
+    assert full.gb_id == "GB0284" and full.skips_frame
+    assert breaks.decide_function("torch._dynamo.step_unsupported", S).gb_id == "GB0275"

@@ -557,6 +557,10 @@ def _decide_function(qualname: str, settings: DynamoSettings, defined_in: str | 
             return Decision(GRAPH_NODE, "TorchInGraphFunctionVariable", reason=f"`{qualname}` of an unbacked symbol")
         return _break(DATA_DEPENDENT_OP, "TorchInGraphFunctionVariable",
                       f"`{qualname}` of a tensor needs its value (aten._local_scalar_dense)")
+    if qualname == "torch._dynamo.step_unsupported" and (settings.fullgraph or settings.error_on_graph_break):
+        return _break("cannot resume from torch._dynamo.step_unsupported()", "SkipFunctionVariable",
+                      "step_unsupported() under fullgraph=True / error_on_graph_break: an error, no break",
+                      skips_frame=True)
     if qualname in _EXPLICIT:
         gb_type, why = _EXPLICIT[qualname]
         return _break(gb_type, "SkipFunctionVariable", why, skips_frame=qualname in _SKIPS_FRAME)
