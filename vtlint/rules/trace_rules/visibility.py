@@ -83,6 +83,8 @@ _FUNCTORCH = "functorch transforms (vmap, grad) and torch.func"
 _TESTING = "Dynamo's testing and debugging knobs (comptime, forced breaks on leaf functions)"
 _COMPREHENSION = "Dynamo's comprehension-inlining analysis of the frame's bytecode"
 _INLINE_MECHANISM = "how a break inside an inlined call is handled: torch reports the inner break's own id"
+_GENERIC_CTX_MECHANISM = ("how a break inside a user context manager's block is handled: torch reports the inner "
+                          "break's own id and runs the frame eagerly (measured: break_in_user_context)")
 _DEVICE_API = "argument checks of torch's device/stream APIs"
 _UNREACHED = ("a handler user code does not reach in torch 2.13: `Tensor.share_memory_()` breaks with \"Unhandled "
               "args for method\" (GB0117) first; copy.deepcopy is a Python function Dynamo inlines, never the "
@@ -106,7 +108,7 @@ _GROUPS: dict[tuple[str, str], tuple[str, ...]] = {
     (STATIC, _BUILTIN): ("GB0059", "GB0213", "GB0171", "GB0190", "GB0222", "GB0270", "GB0021", "GB0215"),
     (STATIC, _REPR): ("GB7968", "GB5380", "GB8315", "GB1275", "GB0459", "GB1584"),
     (STATIC, _ID_HASH): ("GB0191", "GB9316", "GB4501", "GB0364"),
-    (STATIC, _CTX): ("GB0142", "GB0066", "GB0370", "GB0212", "GB2533", "GB0262"),
+    (STATIC, _CTX): ("GB0142", "GB0370", "GB0212", "GB2533", "GB0262"),
     (STATIC, _RECONSTRUCT): ("GB0092", "GB1319", "GB9528", "GB0097"),
     (STATIC, _GENERATOR): ("GB8335", "GB4347", "GB0253", "GB2549"),
     (STATIC, _EXCEPTION): ("GB0088", "GB0273", "GB0135", "GB0095"),
@@ -188,6 +190,7 @@ _GROUPS: dict[tuple[str, str], tuple[str, ...]] = {
     (INSIDE, _TESTING): ("GB0030", "GB0269"),
     (INSIDE, _COMPREHENSION): ("GB5696", "GB6276", "GB9898", "GB2669", "GB7425"),
     (INSIDE, _INLINE_MECHANISM): ("GB0065",),
+    (INSIDE, _GENERIC_CTX_MECHANISM): ("GB0066",),
     (INSIDE, _DEVICE_API): ("GB0248", "GB0249", "GB0285", "GB0286"),
 }
 
