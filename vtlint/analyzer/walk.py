@@ -213,6 +213,8 @@ class Act:
     yields: list[Value] | None = None  # a generator run eagerly: what it yields, in order
     yields_known: bool = True  # False once a yield ran on a guessed path (how many there are is not known)
     returned: list[Value] = field(default_factory=list)  # what paths the walk could not choose returned
+    # a path the walk could not choose left the function above: what follows may never run
+    left_early: bool = False
 
     @property
     def display(self) -> str:
@@ -1062,6 +1064,7 @@ class Walker:
             if ended or not lazy:
                 other = self._branch(second, act) if second is not None else None
                 fell_through = lazy and not other  # the code below runs only if the guess is wrong
+                act.left_early |= bool(ended) and not other
                 both = {ended, other} if other and (ended or lazy) else set()
                 # both paths leave: the loop goes round if one of them continues, ends if one breaks;
                 # the handler runs only when both raise
@@ -1181,7 +1184,9 @@ class Walker:
         exc = node.exc.func if isinstance(node.exc, cst.Call) else node.exc
         if self.handlers:
             raise _Raised(dotted(exc) if exc is not None else None)
-        if not self.uncertain:
+        # (not after a path that left the function on a condition the walk could not decide: a fallback's
+        # `raise NotImplementedError` that only a missing attribute reaches)
+        if not self.uncertain and not act.left_early:
             self.graph_break(act, node, breaks.decide_raise(False, self.settings), "raise")
         raise _Return(V.unknown())  # on an undecided path: what the call returns is not known
 

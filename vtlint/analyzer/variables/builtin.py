@@ -217,7 +217,8 @@ def _isinstance(tx: Walker, args: list[Value]) -> Value:
 def _named_attribute(tx: Walker, name: str, args: list[Value], act: Act, node: cst.CSTNode) -> Value:
     """`getattr(obj, "eps", default)` / `hasattr(obj, "eps")` with a constant name: Dynamo reads the
     attribute as `obj.eps` (same Source, same guard). An attribute the walk does not find is missing
-    for an object it built whole, unknown for one it knows by its class only."""
+    for an object it built whole, unknown for one it knows by its class only; one its construction
+    assigned a value the walk could not compute (`AutoModel.from_config(...)`) is there, unknown."""
     target, attr = args[0], args[1].value
     if target.kind == V.UNKNOWN:
         tx.notes.append(f"`{name}(...)` at {act.display}:{act.parsed.line(node)}: dynamic attribute access on a "
@@ -226,7 +227,7 @@ def _named_attribute(tx: Walker, name: str, args: list[Value], act: Act, node: c
     tx.use(args[1], act, node)  # the name is a constant Dynamo guards (`L['name'] == 'eps'`)
     found = tx.getattr(target, attr, act, node)
     missing = found.kind == V.UNKNOWN and found.confidence == "low" and not target.opaque \
-        and target.kind in (V.OBJECT, V.NN_MODULE, V.NAMESPACE)
+        and target.kind in (V.OBJECT, V.NN_MODULE, V.NAMESPACE) and attr not in target.attrs
     if name == "hasattr":
         return V.const(False) if missing else V.const(True) if found.kind != V.UNKNOWN else Value(V.CONST, pytype="bool")
     if missing and len(args) > 2:
