@@ -467,7 +467,8 @@ def _module_roots(calls: list[Site], params: list[str], receiver: str | None) ->
     passed = {**dict(zip(params, site.args)), **site.kwargs}
     if receiver is not None and receiver not in passed and site.args and len(site.args) > len(params):
         passed[receiver] = site.args[0]
-    return frozenset(f"L['{name}']" for name, value in passed.items() if value is not None and value.kind == V.NN_MODULE)
+    return frozenset(f"L['{name}']" for name, value in passed.items()
+                     if value is not None and value.kind == V.NN_MODULE)
 
 
 def _one_per_call(changes: list[Event], key: Callable[[Event], object],

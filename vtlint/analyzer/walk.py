@@ -825,7 +825,9 @@ class Walker:
     def _replaced_by_generated_init(self, fn: cst.FunctionDef, func: Value) -> bool:
         """An inherited `__init__` of a dataclass, which runs the one `@dataclass` generated instead (code of
         no file the walk reads)."""
-        built = self.project.klass(func.bound_self.ref or "") if fn.name.value == "__init__" and func.bound_self else None
+        if fn.name.value != "__init__" or func.bound_self is None:
+            return False
+        built = self.project.klass(func.bound_self.ref or "")
         return built is not None and is_dataclass(built[1]) and "__init__" not in built[1].methods
 
     def _comprehension_compiled(self, act: Act, comprehension: comprehensions.ComprehensionFrame) -> None:

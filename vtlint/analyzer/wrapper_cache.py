@@ -23,6 +23,9 @@ from vtlint.findings import Location
 from vtlint.trace import Action, Event
 
 
+_MISSING = object()  # a guard the call's values have no counterpart of (fewer `*args`): it fails
+
+
 @dataclass(frozen=True)
 class CacheGuard:
     """A guard of a wrapper's own local: `root` the local, `index` the `*args` item it reads (TYPE_MATCH)."""
@@ -52,9 +55,6 @@ class CacheEntry:
                     self.order.sort(key=lambda r: -self.fails.get(r, 0))
                     return guard
         return None
-
-
-_MISSING = object()
 
 
 @dataclass
@@ -88,7 +88,8 @@ class WrapperCaches:
         return events
 
 
-def wrapper_guards(fn: cst.FunctionDef, bound: dict[str, Value], closure: dict[str, Value]) -> dict[str, list[CacheGuard]]:
+def wrapper_guards(fn: cst.FunctionDef, bound: dict[str, Value],
+                   closure: dict[str, Value]) -> dict[str, list[CacheGuard]]:
     """The guards of a wrapper's own locals for one call: its `*args` length and the types of the items it
     reads `__class__` of, the functions in the closure cells it reads."""
     out: dict[str, list[CacheGuard]] = {}
