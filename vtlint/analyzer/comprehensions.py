@@ -71,14 +71,20 @@ def has_tensor(value: Value, depth: int = 0) -> bool | None:
     return None
 
 
-def global_names(fn: cst.FunctionDef) -> set[str]:
-    """The names a function's own code reads (co_names' globals among them; nested functions,
-    lambdas and comprehensions are code objects of their own), less its parameters."""
-    params = {p.name.value for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)}
-    params |= {p.name.value for p in (fn.params.star_arg, fn.params.star_kwarg) if isinstance(p, cst.Param)}
+def names_read(fn: cst.FunctionDef) -> set[str]:
+    """The names a function's own code reads, attributes' bases included (nested functions, lambdas
+    and comprehensions are code objects of their own)."""
     read: set[str] = set()
     _names(fn.body, read, functions=False)
-    return read - params - _local_names(fn.body)
+    return read
+
+
+def global_names(fn: cst.FunctionDef) -> set[str]:
+    """The names a function's own code reads (co_names' globals among them), less its parameters
+    and the names it binds."""
+    params = {p.name.value for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)}
+    params |= {p.name.value for p in (fn.params.star_arg, fn.params.star_kwarg) if isinstance(p, cst.Param)}
+    return names_read(fn) - params - _local_names(fn.body)
 
 
 def _local_names(node: cst.CSTNode) -> set[str]:

@@ -56,7 +56,7 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
     if "." in spec.qualname and spec.qualname.rpartition(".")[0] in parsed.summary.classes and params:
         receiver, params = params[0], params[1:]
     defaults = {p.name.value: p.default for p in [*fn.params.params, *fn.params.kwonly_params] if p.default is not None}
-    order = functools.partial(_guard_order, modules=_module_roots(calls, params, receiver))
+    order = functools.partial(_guard_order, modules=_module_roots(calls, params))
     mutations, named = _assignments(project, facts)
     # the functions this entry's graph traces: the entry and every call it inlines
     walked = {entry} | {e.callee for e in events if e.action is Action.INLINE and e.callee}
@@ -459,14 +459,12 @@ def _source_order(source: str, modules: frozenset[str] = frozenset()) -> tuple[A
     return ((0 if source.startswith("L[") else 1) + (2 if head in modules else 0), *steps)
 
 
-def _module_roots(calls: list[Site], params: list[str], receiver: str | None) -> frozenset[str]:
+def _module_roots(calls: list[Site], params: list[str]) -> frozenset[str]:
     """The frame's locals the first call passes an nn.Module in (`L['self']` of a forward)."""
     if not calls:
         return frozenset()
-    site = calls[0]
-    passed = {**dict(zip(params, site.args)), **site.kwargs}
-    if receiver is not None and receiver not in passed and site.args and len(site.args) > len(params):
-        passed[receiver] = site.args[0]
+    # by keyword (a call site passes the receiver under its name too), else by position
+    passed = {**calls[0].kwargs, **{name: _argument(calls[0], index, name, None) for index, name in enumerate(params)}}
     return frozenset(f"L['{name}']" for name, value in passed.items()
                      if value is not None and value.kind == V.NN_MODULE)
 

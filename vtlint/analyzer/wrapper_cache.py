@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
+from vtlint.analyzer import comprehensions
 from vtlint.analyzer import values as V
 from vtlint.analyzer.summary import positional_params
 from vtlint.analyzer.values import Value
@@ -94,37 +95,34 @@ def wrapper_guards(fn: cst.FunctionDef, bound: dict[str, Value],
     reads `__class__` of, the functions in the closure cells it reads."""
     out: dict[str, list[CacheGuard]] = {}
     star = fn.params.star_arg.name.value if isinstance(fn.params.star_arg, cst.Param) else None
-    reads = _ReadsOfLocals()
-    fn.body.visit(reads)
+    read = comprehensions.names_read(fn)
     given = bound.get(star) if star else None
-    if star and star in reads.names and given is not None and given.items is not None:
+    if star and star in read and given is not None and given.items is not None:
         items = given.items
         out[star] = [CacheGuard(star, "LENGTH_CHECK", len(items))]
-        for index in sorted(reads.class_of.get(star, set())):
+        classes = _ClassReads()
+        fn.body.visit(classes)
+        for index in sorted(classes.of.get(star, set())):
             if index < len(items) and items[index].ref:
                 out[star].append(CacheGuard(star, "TYPE_MATCH", items[index].ref, index))
     for name, value in closure.items():
-        if name in reads.names and value.kind == V.FUNC and value.ref:
+        if name in read and value.kind == V.FUNC and value.ref:
             out[name] = [CacheGuard(name, "ID_MATCH", value.ref)]
     return out
 
 
-class _ReadsOfLocals(cst.CSTVisitor):
-    """The names a function's own code reads, and `name[i].__class__` reads (not into nested functions)."""
+class _ClassReads(cst.CSTVisitor):
+    """`name[i].__class__` reads of a function's own code (not of nested functions)."""
 
     def __init__(self) -> None:
-        self.names: set[str] = set()
-        self.class_of: dict[str, set[int]] = {}
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.names.add(node.value)
+        self.of: dict[str, set[int]] = {}
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         item = node.value
         if node.attr.value == "__class__" and isinstance(item, cst.Subscript) and isinstance(item.value, cst.Name) \
                 and len(item.slice) == 1 and isinstance(item.slice[0].slice, cst.Index) \
                 and isinstance(index := item.slice[0].slice.value, cst.Integer):
-            self.class_of.setdefault(item.value.value, set()).add(int(index.value))
+            self.of.setdefault(item.value.value, set()).add(int(index.value))
 
     def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
         return False
