@@ -397,7 +397,6 @@ class Walker:
         self.replay_grad_modes: list[bool] = [True]  # the grad modes the compiled calls run under, in order
         self.local_names: dict[str, str] = {}  # nested functions and decorator wrappers: their __qualname__
         self.function_sources: dict[tuple[str, str], Source] = {}  # each function's first Source in the frame
-        self.generators: dict[int, tuple[cst.CSTNode, bool]] = {}  # function node -> whether it yields
         self.module_sources: dict[str, Source] = {}  # each library module's first Source in the frame
         self.object_sources: dict[int, Source] = {}  # each nn.Module object's first Source in the frame
         # each class attribute's (and class object's) first Source in the frame; None: one with no user Source
@@ -2350,7 +2349,10 @@ class Walker:
         passed = [*args, *kwargs.values()]  # the call's own arguments (binding consumes `kwargs`)
         env = self.bind(fn, func, args, kwargs, parsed, act, node)
         self.entered.add((parsed.summary.display, qualname))
-        link = Related(self.loc(act, node), f"{'in a loop: ' if act.loops else ''}calls {callee.rpartition(':')[2]}")
+        # eager code emits nothing, and the acts an eager call opens end while the code is eager still: their
+        # chain is never read, so no place is looked up (the positions of a module only constructors enter)
+        where = self.loc(act, node) if not self.eager else Location(act.display, 0)
+        link = Related(where, f"{'in a loop: ' if act.loops else ''}calls {callee.rpartition(':')[2]}")
         inner = Act(parsed, qualname, env, (*act.chain, link), act.depth + 1, 0, cls, closure,
                     uncertain_base=self.uncertain, yields=[] if self.eager and self.is_generator(fn) else None)
         self.inlining.append(key)
@@ -2423,10 +2425,13 @@ class Walker:
         return last if self.eager else _joined([*inner.returned, last])
 
     def is_generator(self, fn: cst.FunctionDef | cst.Lambda) -> bool:
-        found = self.generators.get(id(fn))
+        """Whether `fn` yields: found once per function in an analysis (LibCST's visit of a body costs as
+        much as its parse, and every entry's walk asks again of the functions it enters)."""
+        memo, key = self.project.memo_of(fn), ("yields", fn)
+        found = memo.get(key)
         if found is None:
-            found = self.generators[id(fn)] = (fn, _yields(fn))  # the node kept: its id stays its own
-        return found[1]
+            found = memo[key] = _yields(fn)
+        return found
 
     def _compiled_receiver(self, key: tuple[str, str], receiver: Value | None) -> bool:
         """Whether this call goes through a compiled object: any call of a compiled function, and the
