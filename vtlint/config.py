@@ -45,6 +45,8 @@ class DynamoSettings:
     allow_unspec_int_on_nn_module: bool = False
     specialize_float: bool = False
     allow_rnn: bool = False
+    enable_trace_contextlib: bool = True
+    capture_profiler_record_function: bool = False
     recompile_limit: int = 8
 
     def to_dict(self) -> dict[str, Any]:

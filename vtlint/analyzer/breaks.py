@@ -1017,7 +1017,8 @@ def decide_class_statement() -> Decision:
 
 # ---------------------------------------------------------------- control flow
 
-_BRANCHES = frozenset({"if", "while", "ternary", "and", "or", "not-if"})
+# "assert-jump": an `assert` whose message is not a literal, left a plain jump (measured: GB0170 on a tensor)
+_BRANCHES = frozenset({"if", "while", "ternary", "and", "or", "not-if", "assert-jump"})
 
 
 def decide_branch(construct: str, settings: DynamoSettings) -> Decision:
@@ -1040,6 +1041,30 @@ def decide_failing_assert() -> Decision:
     return _break("Data-dependent assertion failed (cannot compile partial graph)", "ConstantVariable",
                   "the assertion fails while tracing, inside a try block Dynamo cannot resume in",
                   skips_frame=True)
+
+
+def decide_assertion_message() -> Decision:
+    """A failing `assert` whose message is not a string constant: Dynamo builds `AssertionError(message)` and
+    refuses it (measured: GB0171 at the assert; the frame skipped inside a try, resumed elsewhere)."""
+    return _break("assert with non-string message", "BuiltinVariable",
+                  "Dynamo only supports asserts with string messages: the failing assert's message is not one")
+
+
+def decide_autograd_apply(overrides: set[str], repeated_tensor: bool) -> Decision | None:
+    """`Fn.apply(...)` where Dynamo traces the backward too (an input needs grad, grad mode on), as
+    AutogradFunctionVariable.call_apply checks it: a custom `vjp` (GB0145), then `jvp` (GB0144), then one
+    tensor passed to two forward inputs (GB6297). Each breaks at the call, and the eager apply's `forward`
+    is compiled as a frame of its own (measured)."""
+    if "vjp" in overrides:
+        return _break("Unsupported custom vjp", "AutogradFunctionVariable",
+                      "Dynamo does not trace torch.autograd.Function subclasses that define a custom `vjp`")
+    if "jvp" in overrides:
+        return _break("Unsupported custom jvp", "AutogradFunctionVariable",
+                      "Dynamo does not trace torch.autograd.Function subclasses that define a custom `jvp`")
+    if repeated_tensor:
+        return _break("autograd.Function.apply: duplicate tensor input", "AutogradFunctionApplyVariable",
+                      "the same tensor is passed to two inputs of the Function's forward")
+    return None
 
 
 def decide_missing_next() -> Decision:
@@ -1079,6 +1104,22 @@ _UNSUPPORTED_CTX = {
 # the resumed frame then cannot enter the object eagerly made, and runs eagerly (measured: GB0262, then GB0142
 # at the same line, and only the graph before it)
 _CONTEXTLIB_REFUSED = frozenset({"contextlib.closing", "contextlib.redirect_stdout", "contextlib.redirect_stderr"})
+
+
+def decide_generator_context_manager(settings: DynamoSettings) -> Decision | None:
+    """`with section():` of a project function decorated with contextlib.contextmanager: Dynamo builds the
+    _GeneratorContextManager and inlines it, unless config.enable_trace_contextlib is off (measured: GB0263,
+    then GB0142 at the same line, and only the graph before it)."""
+    if settings.enable_trace_contextlib:
+        return None
+    return _break("attempted to trace contextlib.contextmanager", "UserDefinedClassVariable",
+                  "tracing contextlib.contextmanager is disabled (config.enable_trace_contextlib=False)",
+                  also=(UNSUPPORTED_CTX,), partial=True)
+
+
+RECORD_FUNCTION_ESCAPED = "record_function escaped from compiled region"
+# record_function as Dynamo enters it when config.capture_profiler_record_function is on
+RECORD_FUNCTION = frozenset({"torch.profiler.record_function", "torch.autograd.profiler.record_function"})
 
 
 def decide_context_manager(qualname: str, settings: DynamoSettings) -> Decision:

@@ -409,6 +409,9 @@ class Walker:
         self.handlers = 0  # enclosing `try` blocks with handlers, across inlined calls
         self.in_try = 0  # the frame's own enclosing `try` bodies and handlers: Dynamo cannot resume inside them
         self.generic_contexts = 0  # the frame's own `with` blocks of a user context manager: nor inside those
+        # captured record_function blocks: a break inside one makes Dynamo rebuild the record_function's
+        # type, which it refuses (GB0370 at the break's line), and the frame runs eagerly (measured)
+        self.recording = 0
         # the root frame's GET_ITER / FOR_ITER running a user class's `__len__` / `__getitem__`: an
         # instruction Dynamo cannot resume at, so a break there skips the frame (measured)
         self.in_iteration = 0
@@ -520,6 +523,8 @@ class Walker:
         """Record the break, then unwind to the frame that owns the statement."""
         if self.eager:
             return  # an object built before tracing: its `__init__` runs eagerly, nothing breaks
+        if self.recording:
+            decision = replace(decision, skips_frame=True, also=(*decision.also, breaks.RECORD_FUNCTION_ESCAPED))
         in_loop = self._loop_skips(act, node, decision)
         # resuming inside loops hands their iterators to the resume function: one Dynamo cannot rebuild
         # skips the frame, torch reporting that second break at the same line
@@ -890,9 +895,7 @@ class Walker:
         elif isinstance(node, cst.Return):
             raise _Return(self.expr(node.value, act) if node.value else V.const(None))
         elif isinstance(node, cst.Assert):
-            test = self.expr(node.test, act)
-            if self.truth(test, act, node.test, "assert") is False and self.in_try and not self.eager:
-                self.graph_break(act, node, breaks.decide_failing_assert(), "assert")
+            self.assert_stmt(node, act)
         elif isinstance(node, cst.Raise):
             self.raise_stmt(node, act)
         elif isinstance(node, cst.Break):
@@ -1179,12 +1182,36 @@ class Walker:
         if caught & {name, *_BASES.get(name, ())}:
             raise _Raised(name)
 
+    def assert_stmt(self, node: cst.Assert, act: Act) -> None:
+        """Dynamo rewrites an `assert` whose message is absent or a literal (_detect_and_normalize_assert_statement):
+        on a tensor it is torch._assert_async, and a constant False breaks (GB0034 inside a try; elsewhere
+        the jump's break, the resumed frame raising). Any other message leaves a plain jump: a tensor's is
+        data-dependent branching, and a failing one builds `AssertionError(message)` and raises it."""
+        literal = node.msg is None or isinstance(node.msg, (cst.SimpleString, cst.Integer, cst.Float)) or (
+            isinstance(node.msg, cst.ConcatenatedString) and not _formatted(node.msg))
+        test = self.expr(node.test, act)
+        if self.truth(test, act, node.test, "assert" if literal else "assert-jump") is not False or self.eager:
+            return
+        if literal:
+            decision = breaks.decide_failing_assert() if self.in_try else breaks.decide_branch("if", self.settings)
+            self.graph_break(act, node, decision, "assert")
+            raise _Return(V.unknown())  # the resumed frame raises the AssertionError eagerly
+        text = _is_str(self.expr(node.msg, act))
+        if text is False:
+            self.graph_break(act, node, breaks.decide_assertion_message(), "assert")
+        if text is not True:
+            raise _Return(V.unknown())  # AssertionError(message) runs eagerly and is raised
+        self.raise_exception("AssertionError", node, act)
+
     def raise_stmt(self, node: cst.Raise, act: Act) -> None:
         """A raise the frame handles is traced; one that leaves it is an Observed exception
         (Dynamo skips the frame), predicted only where the walk knows the raise runs."""
         exc = node.exc.func if isinstance(node.exc, cst.Call) else node.exc
+        self.raise_exception(dotted(exc) if exc is not None else None, node, act)
+
+    def raise_exception(self, name: str | None, node: cst.Raise | cst.Assert, act: Act) -> None:
         if self.handlers:
-            raise _Raised(dotted(exc) if exc is not None else None)
+            raise _Raised(name)
         # (not after a path that left the function on a condition the walk could not decide: a fallback's
         # `raise NotImplementedError` that only a missing attribute reaches)
         if not self.uncertain and not act.left_early:
@@ -1325,11 +1352,16 @@ class Walker:
     def with_stmt(self, stmt: cst.With, act: Act) -> None:
         grad_enabled, autocast = self.grad_enabled, self.autocast
         generic = 0  # user context managers entered by the frame itself (GenericContextWrappingVariable)
+        recording = 0  # record_function blocks Dynamo captures (a break inside one cannot be resumed)
         for item in stmt.items:
             manager = item.item.func if isinstance(item.item, cst.Call) else item.item
             callee = self.expr(manager, act)
             generic += act.depth == 0 and not self.eager and isinstance(item.item, cst.Call) \
                 and self._user_context_manager(callee)
+            refused = breaks.decide_generator_context_manager(self.settings) \
+                if callee.kind == V.FUNC and self._user_context_manager(callee) and not self.eager else None
+            if refused is not None:
+                self.graph_break(act, item.item, refused, "with a contextlib.contextmanager")
             name = self.lib_name(callee)
             given = item.item.args if isinstance(item.item, cst.Call) else ()
             args = [self.expr(arg.value, act) for arg in given if arg.keyword is None]
@@ -1342,6 +1374,7 @@ class Walker:
                     decision = replace(decision, skips_frame=False)
                 if decision.action == "graph-break":
                     self.graph_break(act, item.item, decision, f"with {name}")
+                recording += name in breaks.RECORD_FUNCTION and self.settings.capture_profiler_record_function
                 # eager code and traced code alike: inside, `torch.is_grad_enabled()` answers the new mode
                 self.grad_enabled = grad_mode_in(name, args, self.grad_enabled)
                 self.autocast = autocast_in(name, args, kwargs, self.autocast)
@@ -1351,11 +1384,13 @@ class Walker:
         # a break inside the block of a user context manager skips the frame (measured: 0 graphs); inside an
         # inlined call's own `with`, the caller breaks at the call and the callee's frame is skipped
         self.generic_contexts += generic
+        self.recording += recording
         try:
             self.block(stmt.body, act)
         finally:
             self.grad_enabled, self.autocast = grad_enabled, autocast
             self.generic_contexts -= generic
+            self.recording -= recording
 
     def _user_context_manager(self, made: Value) -> bool:
         """`with Timer():` of a class of the project, or `with section():` of a project function decorated
@@ -2268,6 +2303,16 @@ class Walker:
         self.frame.graph_ops += 1
         return Value(V.TENSOR)
 
+    def compile_callee(self, func: Value, args: list[Value], act: Act) -> None:
+        """A project function that code run eagerly at a break calls (`Fn.apply` calling `Fn.forward`):
+        Dynamo's frame hook compiles it as a frame of its own, its arguments the frame's locals."""
+        resolved = self.function_node(func)
+        if resolved is None or not isinstance(resolved[1], cst.FunctionDef) or act.depth > 0:
+            return
+        parsed, fn, closure, cls, qualname = resolved
+        bound = {p.name.value: value for p, value in zip(positional_params(fn), args)}
+        self.callee_frames.append(CalleeFrame(parsed, qualname, fn, bound, cls, closure=closure))
+
     def call_user(self, func: Value, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
         """Inline a function of the project: Dynamo's InliningInstructionTranslator."""
         resolved = self.function_node(func)
@@ -2888,6 +2933,23 @@ def _first_reach(tx: Walker, value: Value, source: Source) -> Value:
 
 def _resource(value: Value, source: Source | None) -> Value:
     return value.with_(source=source) if source else value
+
+
+def _formatted(node: cst.ConcatenatedString) -> bool:
+    """`"rank " f"{n}"`: a part is an f-string, so the message is built by BUILD_STRING, not one LOAD_CONST."""
+    return any(isinstance(part, cst.FormattedString) or (isinstance(part, cst.ConcatenatedString) and _formatted(part))
+               for part in (node.left, node.right))
+
+
+def _is_str(value: Value) -> bool | None:
+    """Whether a value is a Python string constant as Dynamo holds it; None where the walk does not know."""
+    if value.kind in (V.TENSOR, V.TUPLE, V.LIST, V.DICT):
+        return False
+    if value.kind != V.CONST:
+        return None
+    if value.known:
+        return isinstance(value.value, str)
+    return None if value.pytype is None else value.pytype == "str"
 
 
 def _target_names(node: cst.BaseExpression) -> list[str]:

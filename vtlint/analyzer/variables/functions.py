@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
 from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
@@ -60,14 +61,44 @@ class AutogradFunctionVariable(Value):
         if tx.eager or not self.ref:
             return Value(V.TENSOR)
         ctx = V.unknown()  # the FunctionCtx: save_for_backward and the like
-        result = tx.call_user(Value(V.FUNC, ref=f"{self.ref}.forward"), [ctx, *args], kwargs, act, node)
-        if tx.grad_enabled is not False and any(_may_require_grad(a) for a in args):
+        forward = Value(V.FUNC, ref=f"{self.ref}.forward")
+        traced_backward = tx.grad_enabled is not False and any(_may_require_grad(a) for a in args)
+        # (the refusals only where an input is known to need grad: an intermediate's flag is not known)
+        refused = breaks.decide_autograd_apply(self._overrides(tx), _repeats_tensor(args)) \
+            if tx.grad_enabled is not False and any(_needs_grad(a) for a in args) else None
+        if refused is not None:
+            tx.graph_break(act, node, refused, f"{self.ref}.apply")
+            tx.compile_callee(forward, [ctx, *args], act)  # apply runs eagerly and calls forward: a frame
+            return Value(V.TENSOR)
+        result = tx.call_user(forward, [ctx, *args], kwargs, act, node)
+        if traced_backward:
             # an input that needs grad: Dynamo traces `backward` too, with one grad per output
             outputs = len(result.items) if result.kind == V.TUPLE and result.items is not None else 1
             tx.call_user(Value(V.FUNC, ref=f"{self.ref}.backward"), [ctx, *[Value(V.TENSOR)] * outputs], {},
                          act, node)
         tx.frame.graph_ops += 1
         return result if result.kind in (V.TENSOR, V.TUPLE, V.LIST) else Value(V.TENSOR)
+
+
+    def _overrides(self, tx: Walker) -> set[str]:
+        """The methods of torch.autograd.Function the class (or a project base) defines again."""
+        found = tx.project.klass(self.ref or "")
+        if found is None:
+            return set()
+        return {name for _, klass in tx.project.mro(*found) for name in ("vjp", "jvp")
+                if name in klass.methods or name in klass.class_attrs}
+
+
+def _repeats_tensor(args: list[Value]) -> bool:
+    """The same tensor passed twice (`Fn.apply(y, y)`): one value, or one Source."""
+    tensors = [a for a in args if a.kind == V.TENSOR]
+    return any(a is b or (a.source is not None and a.source == b.source)
+               for i, a in enumerate(tensors) for b in tensors[i + 1:])
+
+
+def _needs_grad(value: Value) -> bool:
+    flag = value.attrs.get("requires_grad")
+    return value.kind == V.TENSOR and flag is not None and flag.known and bool(flag.value)
 
 
 def _may_require_grad(value: Value) -> bool:
