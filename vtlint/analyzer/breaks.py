@@ -857,6 +857,28 @@ def decide_ndarray_attribute(name: str) -> Decision | None:
     return None
 
 
+def decide_set_of_tensors() -> Decision:
+    """A set holding tensors, read from outside the frame: VariableBuilder refuses it when the lazy input is
+    first read (measured: GB0222, no graph: the frame runs eagerly)."""
+    return _break("Attempted to wrap a set with tensors", "SetVariable",
+                  "Dynamo cannot trace a set of tensors: its order is not stable", skips_frame=True)
+
+
+def decide_module_reinit() -> Decision:
+    """`super().__init__()` reaching nn.Module.__init__ on a module that exists outside the frame (in its
+    `forward`): Dynamo refuses it (measured: GB0162, resumed after the call)."""
+    return _break("Unsupported super().__init__() call", "SuperVariable",
+                  "nn.Module.__init__ on a module that existed before the frame is not traced")
+
+
+def decide_ndarray_astype_object() -> Decision:
+    """`a.astype(object)` / `a.astype("O")` of an ndarray traced as a tensor: there is no object tensor
+    (measured: GB0250; the graph before it is compiled, and the resumed frame fails to wrap the object array
+    at its first use, "failed to convert numpy.ndarray to Tensor", and runs eagerly)."""
+    return _break("ndarray.astype(object)", "NumpyNdarrayVariable",
+                  "there is no tensor of Python objects: `ndarray.astype(object)` runs eagerly", partial=True)
+
+
 def _tolist(settings: DynamoSettings, dtype: str | None) -> Decision:
     """`Tensor.tolist()`: on an integer tensor each element is an `.item()` ("Data dependent operator"
     unless capture_scalar_outputs), on any other Dynamo refuses (measured). A dtype the walk does not

@@ -122,6 +122,10 @@ class Value:
         """`if value:` — True/False when known, None when the walk cannot tell."""
         return None
 
+    def wrap_refused(self) -> bool:
+        """Whether VariableBuilder refuses this value from outside the frame when it is first read."""
+        return False
+
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
         return unknown()
 

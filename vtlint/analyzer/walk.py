@@ -1608,6 +1608,8 @@ class Walker:
             value = act.env[name]
             if not self.eager and value.kind == V.OBJECT and type(value.source) is LocalSource:
                 return _first_reach(self, value, value.source)  # `cfg`, also reached as `model.cfg` first
+            if not self.eager and value.wrap_refused():
+                self.graph_break(act, node, breaks.decide_set_of_tensors(), name)
             return value
         if name in act.closure:
             return act.closure[name]
@@ -1621,7 +1623,18 @@ class Walker:
             found = self._super_attr(act, node.attr.value)
             if found is not None:
                 return found
+            if node.attr.value == "__init__" and self._reinitializes_module(act):
+                self.graph_break(act, node, breaks.decide_module_reinit(), "super().__init__")
+                return V.unknown()
         return self.getattr(self.expr(owner, act), node.attr.value, act, node)
+
+    def _reinitializes_module(self, act: Act) -> bool:
+        """`super().__init__()` reaching nn.Module's own `__init__` on a module that existed before the frame:
+        Dynamo runs nn.Module.__init__ only on one the frame itself made."""
+        found = self.project.klass(act.cls or "")
+        receiver = act.env.get("self")
+        return not self.eager and found is not None and receiver is not None and receiver.kind == V.NN_MODULE \
+            and receiver.source is not None and set(self.project.external_bases(*found)) <= _NN_MODULE_NAMES
 
     def _super_attr(self, act: Act, name: str) -> Value | None:
         """`super().name` in a method: the next class of the project's MRO that defines it."""
@@ -2206,7 +2219,9 @@ class Walker:
             return lit.with_(source=source)
         if lit.kind == V.SET:  # `KINDS = {"relu", "gelu"}`: its constants, each once
             members = [self.materialize(i, summary, None, act) for i in lit.items] if lit.items is not None else None
-            return sets.set_of(members).with_(source=source)
+            made = sets.set_of(members)
+            held = {sets.HOLDS_TENSOR: lit.attrs[sets.HOLDS_TENSOR]} if sets.HOLDS_TENSOR in lit.attrs else {}
+            return made.with_(source=source, attrs={**made.attrs, **held})
         if lit.kind in (V.LIST, V.TUPLE, V.DICT):
             items = [self.materialize(i, summary, None, act) for i in lit.items] if lit.items is not None else None
             keys = list(lit.keys) if lit.keys is not None else None  # a new object: the summary's stays as written
@@ -2933,6 +2948,9 @@ def _first_reach(tx: Walker, value: Value, source: Source) -> Value:
 
 def _resource(value: Value, source: Source | None) -> Value:
     return value.with_(source=source) if source else value
+
+
+_NN_MODULE_NAMES = frozenset({"nn.Module", "torch.nn.Module", "Module"})
 
 
 def _formatted(node: cst.ConcatenatedString) -> bool:

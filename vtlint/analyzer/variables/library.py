@@ -25,6 +25,7 @@ from vtlint.analyzer.variables.optimizer import call_base
 from vtlint.analyzer.variables.shapes import data_dependent, values_of
 from vtlint.analyzer.variables.tensor import (
     DTYPE_NAMES,
+    NDARRAY,
     MARKS,
     created,
     grad_of,
@@ -298,6 +299,9 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return Value(V.LIST, attrs={"element": Value(V.CONST, pytype=number, confidence="medium")})
     if name == "torch.where" and len(args) == 1 and not kwargs:  # the condition alone: nonzero
         decision = breaks.decide_where_of_condition(tx.settings)
+    elif receiver is not None and NDARRAY in receiver.attrs and name.rpartition(".")[2] == "astype" \
+            and _is_object_dtype(kwargs.get("dtype") or (args[0] if args else None)):
+        decision = breaks.decide_ndarray_astype_object()
     elif receiver is not None and receiver.kind == V.TENSOR:
         flag = receiver.attrs.get("requires_grad")
         decision = breaks.decide_tensor_method(name.removeprefix("Tensor."), tx.settings,
@@ -637,3 +641,9 @@ def _copied_fields(tx: Walker, value: Value, owner: Source, act: Act, node: cst.
                     tx.use_unseen(element.with_(source=item_source(source, key)), owner, act, node)
         elif item.kind == V.CONST and item.known:
             tx.use_unseen(item.with_(source=source), owner, act, node)
+
+
+def _is_object_dtype(dtype: Value | None) -> bool:
+    """`object` or "O": the dtype ndarray.astype has no tensor for."""
+    return dtype is not None and ((dtype.kind == V.BUILTIN and dtype.ref == "object") or
+                                  (dtype.kind == V.CONST and dtype.known and dtype.value == "O"))

@@ -28,6 +28,7 @@ _READERS: dict[str, Callable[..., Any]] = {
 # `a | b`, `a & b`, `a - b`, `a ^ b`; `a <= b` and the other orders compare as subsets
 ALGEBRA = frozenset({operator.or_, operator.and_, operator.sub, operator.xor})
 FROZEN = "frozen"  # attrs flag of a frozenset
+HOLDS_TENSOR = "holds_tensor"  # attrs flag of a set with a tensor among its (unknown) elements
 
 
 class SetVariable(Value):
@@ -38,6 +39,10 @@ class SetVariable(Value):
 
     def unpack_var_sequence(self, tx: Walker, act: Act, node: cst.CSTNode) -> list[Value] | None:
         return list(self.items) if self.items is not None else None
+
+    def wrap_refused(self) -> bool:
+        """A set of tensors from outside: Dynamo would have to order it, and a tensor's hash is its id."""
+        return self.source is not None and HOLDS_TENSOR in self.attrs
 
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
         return Value(V.LIB, ref=f"set.{name}", bound_self=self) if name in MUTATORS | _READERS.keys() \
@@ -79,6 +84,8 @@ class SetVariable(Value):
 def set_of(members: Sequence[Value] | None, frozen: bool = False) -> Value:
     """A SetVariable of these elements, each once; of unknown elements when one is not a known constant."""
     attrs = {FROZEN: V.const(True)} if frozen else {}
+    if members is not None and any(m.kind == V.TENSOR for m in members):
+        attrs[HOLDS_TENSOR] = V.const(True)
     if members is None or not all(_hashable(m) for m in members) or len(members) > MAX_ITEMS:
         return Value(V.SET, attrs=attrs)
     unique: dict[Any, Value] = {}
