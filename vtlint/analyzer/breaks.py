@@ -19,6 +19,7 @@ what a library call returns (`logging.getLogger(...)` is a Logger), and read
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -855,6 +856,18 @@ def decide_ndarray_attribute(name: str) -> Decision | None:
         return _break("Unsupported ndarray method call", "NumpyNdarrayVariable",
                       f"`ndarray.{name}()` is not modelled in torch._numpy")
     return None
+
+
+BUILTIN_EXCEPTIONS = frozenset(name for name, obj in vars(builtins).items()
+                                if isinstance(obj, type) and issubclass(obj, BaseException))
+
+
+def decide_exception_keywords() -> Decision:
+    """A builtin exception constructed with keyword arguments (`ImportError(msg, name=...)`): Dynamo's
+    ExceptionVariable takes positional arguments only (measured: GB0273; the frame resumed after it, or
+    skipped inside a try)."""
+    return _break("Keyword args passed to exception constructor", "ExceptionVariable",
+                  "Dynamo does not handle keyword arguments passed to an exception constructor")
 
 
 def decide_set_of_tensors() -> Decision:

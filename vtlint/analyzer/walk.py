@@ -1207,6 +1207,13 @@ class Walker:
         """A raise the frame handles is traced; one that leaves it is an Observed exception
         (Dynamo skips the frame), predicted only where the walk knows the raise runs."""
         exc = node.exc.func if isinstance(node.exc, cst.Call) else node.exc
+        if isinstance(node.exc, cst.Call) and any(arg.keyword is not None for arg in node.exc.args) \
+                and dotted(exc) in breaks.BUILTIN_EXCEPTIONS and dotted(exc) not in act.env and not self.eager:
+            # (its positional arguments, `raise ImportError(msg, name=...)`, are evaluated before the refusal)
+            for arg in node.exc.args:
+                self.expr(arg.value, act)
+            self.graph_break(act, node, breaks.decide_exception_keywords(), dotted(exc) or "raise")
+            raise _Return(V.unknown())  # the resumed frame raises it eagerly
         self.raise_exception(dotted(exc) if exc is not None else None, node, act)
 
     def raise_exception(self, name: str | None, node: cst.Raise | cst.Assert, act: Act) -> None:

@@ -83,6 +83,9 @@ _FUNCTORCH = "functorch transforms (vmap, grad) and torch.func"
 _TESTING = "Dynamo's testing and debugging knobs (comptime, forced breaks on leaf functions)"
 _COMPREHENSION = "Dynamo's comprehension-inlining analysis of the frame's bytecode"
 _INLINE_MECHANISM = "how a break inside an inlined call is handled: torch reports the inner break's own id"
+_STEP_MECHANISM = ("how step_unsupported() is handled: SkipFunctionVariable catches its Unsupported and raises "
+                   "StepUnsupported, which torch reports as GB0275 (no checkpoint) or GB0284 (fullgraph) "
+                   "(measured: step_unsupported_call, step_unsupported_fullgraph)")
 _GENERIC_CTX_MECHANISM = ("how a break inside a user context manager's block is handled: torch reports the inner "
                           "break's own id and runs the frame eagerly (measured: break_in_user_context)")
 _DEAD_CHECK = ("a check that cannot fail in torch 2.13: BuiltinVariable registers _comparison_with_tensor for "
@@ -100,7 +103,7 @@ _GROUPS: dict[tuple[str, str], tuple[str, ...]] = {
     (STATIC, _SKIPPED): ("GB0007", "GB0008", "GB0009", "GB0098", "GB0099"),
     (STATIC, _LIBRARY_CALL): ("GB0156", "GB6215"),
     (STATIC, _OPAQUE): ("GB0363",),
-    (STATIC, _EXPLICIT): ("GB0025", "GB4297", "GB4636", "GB0275", "GB0284"),
+    (STATIC, _EXPLICIT): ("GB0025", "GB4297", "GB0275", "GB0284"),
     (STATIC, _TENSOR_METHOD): ("GB0045", "GB0107", "GB0108", "GB0110", "GB0117", "GB0125", "GB0126",
                                "GB0127", "GB0128", "GB0569", "GB5976", "GB8985",
                                "GB7324", "GB0072", "GB4198"),
@@ -198,6 +201,7 @@ _GROUPS: dict[tuple[str, str], tuple[str, ...]] = {
     (INSIDE, _TESTING): ("GB0030", "GB0269", "GB0060"),
     (INSIDE, _COMPREHENSION): ("GB5696", "GB6276", "GB9898", "GB2669", "GB7425"),
     (INSIDE, _INLINE_MECHANISM): ("GB0065",),
+    (INSIDE, _STEP_MECHANISM): ("GB4636",),
     (INSIDE, _GENERIC_CTX_MECHANISM): ("GB0066",),
     (INSIDE, _DEVICE_API): ("GB0248", "GB0249", "GB0285", "GB0286"),
 }
