@@ -870,6 +870,16 @@ def decide_exception_keywords() -> Decision:
                   "Dynamo does not handle keyword arguments passed to an exception constructor")
 
 
+REMOVABLE_HANDLE = "torch.utils.hooks.RemovableHandle"  # what `Tensor.register_hook` returns
+
+
+def decide_global_hook_handle() -> Decision:
+    """A tensor hook's handle stored in a global of the frame (`global handle; handle = x.register_hook(f)`):
+    STORE_GLOBAL refuses a RemovableHandleVariable (measured: GB0100, the frame run eagerly)."""
+    return _break("Storing Tensor hook handle in globals", "RemovableHandleVariable",
+                  "Dynamo does not store a tensor hook's handle in a global", skips_frame=True)
+
+
 def decide_set_of_tensors() -> Decision:
     """A set holding tensors, read from outside the frame: VariableBuilder refuses it when the lazy input is
     first read (measured: GB0222, no graph: the frame runs eagerly)."""

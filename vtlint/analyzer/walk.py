@@ -215,6 +215,7 @@ class Act:
     returned: list[Value] = field(default_factory=list)  # what paths the walk could not choose returned
     # a path the walk could not choose left the function above: what follows may never run
     left_early: bool = False
+    declared_global: set[str] = field(default_factory=set)  # `global name`: a store is STORE_GLOBAL
 
     @property
     def display(self) -> str:
@@ -898,6 +899,8 @@ class Walker:
             self.assert_stmt(node, act)
         elif isinstance(node, cst.Raise):
             self.raise_stmt(node, act)
+        elif isinstance(node, cst.Global):
+            act.declared_global.update(n.name.value for n in node.names)
         elif isinstance(node, cst.Break):
             raise _LoopBreak
         elif isinstance(node, cst.Continue):
@@ -1415,6 +1418,8 @@ class Walker:
     # assignment ----------------------------------------------------------------
     def assign(self, target: cst.BaseExpression, value: Value, act: Act) -> None:
         if isinstance(target, cst.Name):
+            if target.value in act.declared_global and value.ref == breaks.REMOVABLE_HANDLE and not self.eager:
+                self.graph_break(act, target, breaks.decide_global_hook_handle(), target.value)
             act.env[target.value] = value
         elif isinstance(target, (cst.Tuple, cst.List)):
             elements = self.iterate(value, act, target)

@@ -363,6 +363,8 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
                 # a float handed to an op as a Python scalar (`alpha=-lr`, F.dropout's `p`): the
                 # compiler specializes it, so each new value recompiles (measured under Inductor)
                 tx.frame.specialized.update(V.origins(value))
+        if name == "Tensor.register_hook" and not tx.eager:
+            return Value(V.OBJECT, ref=breaks.REMOVABLE_HANDLE)  # Dynamo's RemovableHandleVariable
         result = created(name, args, kwargs, receiver)
         if tx.eager and result.kind == V.TENSOR and "requires_grad" not in result.attrs:
             flag = grad_of([receiver, *args, *kwargs.values()], tx.grad_enabled)
