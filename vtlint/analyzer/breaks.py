@@ -871,6 +871,23 @@ def decide_exception_keywords() -> Decision:
 
 
 REMOVABLE_HANDLE = "torch.utils.hooks.RemovableHandle"  # what `Tensor.register_hook` returns
+GENERATOR_CONTEXT = "contextlib._GeneratorContextManager"  # what calling a @contextmanager function makes
+# objects made in the frame that Dynamo cannot rebuild for the caller when the frame returns them (measured:
+# the frame runs eagerly)
+_UNRETURNABLE = {GENERATOR_CONTEXT: "reconstructing @contextmanager object",
+                 "torch.profiler.profile": "torch.profiler object escaped from compiled region",
+                 "torch.autograd.profiler.profile": "torch.profiler object escaped from compiled region"}
+PROFILERS = frozenset(k for k in _UNRETURNABLE if k != GENERATOR_CONTEXT)
+
+
+def decide_returned_object(ref: str | None) -> Decision | None:
+    """A context manager made in the frame and returned from it: a @contextmanager's object (GB2533) or a
+    torch.profiler.profile (GB0212) cannot be reconstructed outside the graph."""
+    gb_type = _UNRETURNABLE.get(ref or "")
+    if gb_type is None:
+        return None
+    return _break(gb_type, "ContextWrappingVariable", f"Dynamo cannot rebuild the `{ref}` object the frame "
+                  "returns", skips_frame=True)
 
 
 def decide_global_hook_handle() -> Decision:
@@ -878,6 +895,20 @@ def decide_global_hook_handle() -> Decision:
     STORE_GLOBAL refuses a RemovableHandleVariable (measured: GB0100, the frame run eagerly)."""
     return _break("Storing Tensor hook handle in globals", "RemovableHandleVariable",
                   "Dynamo does not store a tensor hook's handle in a global", skips_frame=True)
+
+
+# the attributes ExceptionVariable.call_setattr models
+_EXCEPTION_ATTRIBUTES = frozenset({"__context__", "__cause__", "__suppress_context__", "__traceback__"})
+
+
+def decide_exception_store(ref: str | None, name: str) -> Decision | None:
+    """`err.code = 3` on a builtin exception made in the frame: Dynamo models four attributes of an exception
+    object and refuses any other (measured: GB0135, resumed after)."""
+    if not (ref or "").startswith("builtins.") or ref.removeprefix("builtins.") not in BUILTIN_EXCEPTIONS \
+            or name in _EXCEPTION_ATTRIBUTES:
+        return None
+    return _break("Unsupported attribute assignment on Exception object", "ExceptionVariable",
+                  f"Dynamo does not set `{name}` on an exception object")
 
 
 def decide_set_of_tensors() -> Decision:
@@ -1048,6 +1079,15 @@ def decide_class_call(decorators: list[str]) -> Decision | None:
         if gb_type is not None:
             return _break(gb_type, "UserDefinedClassVariable", f"Dynamo does not trace `{decorator}`'s constructor")
     return None
+
+
+def decide_typed_dict(bases: list[str], optional_keys: bool) -> Decision | None:
+    """Calling a TypedDict class in traced code builds a dict, unless some of its keys are optional
+    (`total=False`, `NotRequired[...]`): then Dynamo refuses it (measured: GB0257, resumed after)."""
+    if not optional_keys or not any(b.rpartition(".")[2] == "TypedDict" for b in bases):
+        return None
+    return _break("TypedDict with optional keys", "UserDefinedClassVariable",
+                  "Dynamo does not trace a TypedDict with optional keys")
 
 
 # ---------------------------------------------------------------- class statements

@@ -53,6 +53,7 @@ class ClassSummary:
     metaclass: str | None = None
     fields: list[str] = field(default_factory=list)  # annotated class-level names (a dataclass's fields)
     field_types: dict[str, str] = field(default_factory=dict)  # a field's scalar type: `eps: float` -> "float"
+    optional_keys: bool = False  # a TypedDict's keys are not all required (`total=False`, `NotRequired[...]`)
 
 
 @dataclass
@@ -339,6 +340,8 @@ class _Summarizer(cst.CSTVisitor):
         bases = [resolve(n, self.s.imports) for n in (dotted(a.value) for a in node.bases if not a.keyword) if n]
         metaclass = next((dotted(a.value) for a in node.bases if a.keyword and a.keyword.value == "metaclass"), None)
         cls = ClassSummary(qual, bases, decorators=_decorator_names(node, self.s.imports), metaclass=metaclass)
+        cls.optional_keys = any(a.keyword is not None and a.keyword.value == "total" and dotted(a.value) == "False"
+                                for a in node.keywords)
         for stmt in node.body.body if isinstance(node.body, cst.IndentedBlock) else ():
             for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
                 if isinstance(small, cst.Assign):
@@ -351,6 +354,9 @@ class _Summarizer(cst.CSTVisitor):
                             cls.class_attrs[small.target.value] = literal(small.value, self.s.imports)
                         continue
                     cls.fields.append(small.target.value)
+                    wrapper = small.annotation.annotation
+                    wrapper = wrapper.value if isinstance(wrapper, cst.Subscript) else None
+                    cls.optional_keys |= wrapper is not None and (dotted(wrapper) or "").endswith("NotRequired")
                     scalar = scalar_annotation(small.annotation.annotation)
                     if scalar is not None:
                         cls.field_types[small.target.value] = scalar

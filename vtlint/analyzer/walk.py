@@ -894,7 +894,13 @@ class Walker:
         elif isinstance(node, cst.AugAssign):
             self.aug_assign(node, act)
         elif isinstance(node, cst.Return):
-            raise _Return(self.expr(node.value, act) if node.value else V.const(None))
+            value = self.expr(node.value, act) if node.value else V.const(None)
+            if act.depth == 0 and not self.eager:
+                for returned in value.items if value.kind in (V.TUPLE, V.LIST) and value.items else [value]:
+                    refused = breaks.decide_returned_object(returned.ref) if returned.kind == V.OBJECT else None
+                    if refused is not None:
+                        self.graph_break(act, node, refused, "return")
+            raise _Return(value)
         elif isinstance(node, cst.Assert):
             self.assert_stmt(node, act)
         elif isinstance(node, cst.Raise):
@@ -1412,8 +1418,7 @@ class Walker:
             return found is not None and any("__enter__" in klass.methods for _, klass in self.project.mro(*found))
         node = self.function_node(made)
         summary = node[0].summary.functions.get(node[4]) if node is not None else None
-        return summary is not None and any(d.split("(")[0] in ("contextlib.contextmanager", "contextmanager")
-                                           for d in summary.decorators)
+        return summary is not None and any(d.split("(")[0] in _CONTEXT_MANAGER_DECORATORS for d in summary.decorators)
 
     # assignment ----------------------------------------------------------------
     def assign(self, target: cst.BaseExpression, value: Value, act: Act) -> None:
@@ -1444,6 +1449,9 @@ class Walker:
                 self.graph_break(act, target, decision, f"store to Tensor.{target.attr.value}")
             elif owner.kind == V.OBJECT and target.attr.value == "__class__" and not self.eager:
                 self.graph_break(act, target, breaks.decide_class_assignment(), "store to __class__")
+            elif owner.kind == V.OBJECT and not self.eager and (decision := breaks.decide_exception_store(
+                    owner.ref, target.attr.value)) is not None:
+                self.graph_break(act, target, decision, f"store to {owner.ref}.{target.attr.value}")
             elif owner.kind in (V.OBJECT, V.NN_MODULE):
                 # a store mid-trace: later reads in this frame see the new value, without a Source
                 # (Dynamo tracks the mutation as a side effect; nothing is guarded on it)
@@ -1935,6 +1943,12 @@ class Walker:
 
     def e_Call(self, node: cst.Call, act: Act) -> Value:
         func, args, kwargs = self.call_parts(node, act)
+        name = node.func.value if isinstance(node.func, cst.Name) else None
+        if func.kind == V.UNKNOWN and name in breaks.BUILTIN_EXCEPTIONS and not self.eager:
+            # a builtin exception made in the frame: Dynamo's ExceptionVariable, positional arguments only
+            if kwargs:
+                self.graph_break(act, node, breaks.decide_exception_keywords(), name)
+            return Value(V.OBJECT, ref=f"builtins.{name}")
         return self.call(func, args, kwargs, act, node)
 
     def call_parts(self, node: cst.Call, act: Act) -> tuple[Value, list[Value], dict[str, Value]]:
@@ -2366,6 +2380,9 @@ class Walker:
                 qualname.rpartition(".")[2] in ("reset_parameters", "_reset_parameters"):
             return V.const(None)  # weight initialization: tensors only, nothing Dynamo guards
         decorators = parsed.summary.functions.get(qualname)
+        if not self.eager and decorators and any(d.split("(")[0] in _CONTEXT_MANAGER_DECORATORS
+                                                 for d in decorators.decorators):
+            return Value(V.OBJECT, ref=breaks.GENERATOR_CONTEXT)  # its body runs when a `with` enters it
         if not self.eager and decorators and any(breaks.is_disabled_decorator(d) for d in decorators.decorators):
             self.graph_break(act, node, breaks.decide_disabled_call(qualname, method=func.bound_self is not None),
                              qualname)
@@ -2962,6 +2979,7 @@ def _resource(value: Value, source: Source | None) -> Value:
     return value.with_(source=source) if source else value
 
 
+_CONTEXT_MANAGER_DECORATORS = frozenset({"contextlib.contextmanager", "contextmanager"})
 _NN_MODULE_NAMES = frozenset({"nn.Module", "torch.nn.Module", "Module"})
 
 

@@ -365,6 +365,8 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
                 tx.frame.specialized.update(V.origins(value))
         if name == "Tensor.register_hook" and not tx.eager:
             return Value(V.OBJECT, ref=breaks.REMOVABLE_HANDLE)  # Dynamo's RemovableHandleVariable
+        if name in breaks.PROFILERS:
+            return Value(V.OBJECT, ref=name)  # a context manager, not a tensor
         result = created(name, args, kwargs, receiver)
         if tx.eager and result.kind == V.TENSOR and "requires_grad" not in result.attrs:
             flag = grad_of([receiver, *args, *kwargs.values()], tx.grad_enabled)

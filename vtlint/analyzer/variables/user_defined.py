@@ -200,7 +200,8 @@ class UserDefinedClassVariable(Value):
         if found is None or tx.project.is_nn_module(*found):
             return tx.objects.instantiate(self.ref, args, kwargs, None)
         summary, cls = found
-        refused = None if tx.eager else breaks.decide_class_call(cls.decorators)
+        refused = None if tx.eager else breaks.decide_class_call(cls.decorators) or breaks.decide_typed_dict(
+            tx.project.external_bases(summary, cls), any(k.optional_keys for _, k in tx.project.mro(summary, cls)))
         if refused is not None:
             tx.graph_break(act, node, refused, cls.qualname)
             return V.unknown()
