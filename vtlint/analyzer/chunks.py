@@ -24,9 +24,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 import libcst as cst
-from libcst.metadata import CodePosition, CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata import CodePosition, CodeRange
 
 from vtlint.analyzer.budget import checkpoint
+from vtlint.analyzer.placement import Place, code_range, places
 
 _T = TypeVar("_T")
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
@@ -50,8 +51,8 @@ class Chunk:
     module: cst.Module  # the piece as LibCST parsed it alone (newline and indent defaults)
     statements: tuple[cst.BaseStatement, ...] = ()
     footer: tuple[cst.EmptyLine, ...] = ()  # comment lines after the last statement of the file
-    ranges: dict[cst.CSTNode, CodeRange] = field(default_factory=dict)
-    _owned: dict[cst.CSTNode, tuple[CodeRange, ChunkKey]] | None = None
+    ranges: dict[cst.CSTNode, Place] = field(default_factory=dict)
+    _owned: dict[cst.CSTNode, tuple[Place, ChunkKey]] | None = None
     # what `owned` pairs each range with: not the chunk itself, which would make every chunk a
     # reference cycle that only the cyclic collector frees (a long pause in the language server)
     key: ChunkKey = field(default_factory=ChunkKey)
@@ -59,18 +60,16 @@ class Chunk:
     @classmethod
     def of(cls, module: cst.Module) -> Chunk:
         try:
-            # the provider run alone: MetadataWrapper.resolve would also walk the whole tree once more for
-            # the batchable providers, with none to run (LibCST 1.9: a third of the positions' cost)
-            ranges = PositionProvider()._gen(MetadataWrapper(module, unsafe_skip_copy=True))
+            ranges = places(module)
         except KeyError as exc:
-            # LibCST's position recorder loses its bookkeeping while a RecursionError of its code
-            # generation unwinds (a `1 + 1 + ...` of thousands of terms): the nesting is the error
+            # the position recorder (placement's, as LibCST's own) loses its bookkeeping while a RecursionError
+            # of LibCST's code generation unwinds (a `1 + 1 + ...` of thousands of terms): the nesting is the error
             if _recursed(exc):
                 raise RecursionError("nesting too deep to place its nodes") from None
             raise
-        return cls(module, tuple(module.body), ranges=dict(ranges))
+        return cls(module, tuple(module.body), ranges=ranges)
 
-    def owned(self) -> dict[cst.CSTNode, tuple[CodeRange, ChunkKey]]:
+    def owned(self) -> dict[cst.CSTNode, tuple[Place, ChunkKey]]:
         """Each range with this chunk's key, to find the chunk's offset from a node (built once)."""
         if self._owned is None:
             self._owned = {node: (where, self.key) for node, where in self.ranges.items()}
@@ -108,13 +107,14 @@ def _recursed(exc: BaseException) -> bool:
 class Positions:
     """Node -> CodeRange over a module assembled from chunks: each chunk's relative
     ranges moved down by where the chunk starts in this version of the text. A module
-    parsed whole is one chunk at offset 0, looked up as it is (no copy of its ranges)."""
+    parsed whole is one chunk at offset 0, looked up as it is (no copy of its ranges).
+    A range is made when asked for: a walk asks for a few nodes of each module it enters."""
 
     def __init__(self, placed: list[tuple[Chunk, int]],
-                 ranges: dict[cst.CSTNode, tuple[CodeRange, ChunkKey]] | None = None) -> None:
+                 ranges: dict[cst.CSTNode, tuple[Place, ChunkKey]] | None = None) -> None:
         """`ranges`: the placed chunks' own, already in one dict (a ChunkCache's)."""
         self._unplaced: cst.Module | None = None  # a whole module not positioned yet
-        self._whole: dict[cst.CSTNode, CodeRange] | None = None
+        self._whole: dict[cst.CSTNode, Place] | None = None
         self._offsets: dict[ChunkKey, int] = {chunk.key: offset for chunk, offset in placed}
         self._ranges = ranges if ranges is not None else {}
         if ranges is None and len(placed) == 1 and placed[0][1] == 0:
@@ -142,16 +142,14 @@ class Positions:
             with READING.timed():
                 self._whole, self._unplaced = Chunk.of(self._unplaced).ranges, None
         if self._whole is not None:
-            return self._whole.get(node)
+            place = self._whole.get(node)
+            return code_range(place) if place is not None else None
         found = self._ranges.get(node)
         if found is None:
             return None
-        rel, key = found
+        (line, column, end_line, end_column), key = found
         offset = self._offsets[key]
-        if not offset:
-            return rel
-        return CodeRange(CodePosition(rel.start.line + offset, rel.start.column),
-                         CodePosition(rel.end.line + offset, rel.end.column))
+        return CodeRange(CodePosition(line + offset, column), CodePosition(end_line + offset, end_column))
 
 
 @dataclass(frozen=True)
@@ -187,7 +185,7 @@ class ChunkCache:
         self._last: dict[str, dict[str, Chunk]] = {}
         self._pieces: dict[str, tuple[list[str], list[Piece]]] = {}
         self._memos: dict[tuple[str, str], Any] = {}
-        self._placed: dict[str, tuple[dict[cst.CSTNode, tuple[CodeRange, ChunkKey]], dict[ChunkKey, Chunk]]] = {}
+        self._placed: dict[str, tuple[dict[cst.CSTNode, tuple[Place, ChunkKey]], dict[ChunkKey, Chunk]]] = {}
 
     def get(self, display: str, text: str) -> Chunk | None:
         return self._last.get(display, {}).get(text)
@@ -195,7 +193,7 @@ class ChunkCache:
     def keep(self, display: str, chunks: dict[str, Chunk]) -> None:
         self._last[display] = chunks
 
-    def ranges(self, display: str, placed: list[tuple[Chunk, int]]) -> dict[cst.CSTNode, tuple[CodeRange, ChunkKey]]:
+    def ranges(self, display: str, placed: list[tuple[Chunk, int]]) -> dict[cst.CSTNode, tuple[Place, ChunkKey]]:
         """The placed chunks' ranges in one dict, kept from the file's last parse: only the chunks
         that came or went are added or removed (the Positions of the last parse read it no more)."""
         ranges, chunks = self._placed.get(display, ({}, {}))
