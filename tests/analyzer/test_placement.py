@@ -16,8 +16,8 @@ from vtlint.analyzer.placement import code_range, places
 # syntactic positions hoisted from a child (a decorated def starts at its `def`, a `with` item ends at its
 # target, a lambda's parameters...), parentheses, strings over lines, an empty file
 MORE = {
-    "hoisted": "@d\nasync def f(a, /, b=1, *c, d: int = 2, **e) -> int:\n    with (o as p, q):\n        return lambda x,"
-               " *y: (x)\n",
+    "hoisted": "@d\nasync def f(a, /, b=1, *c, d: int = 2, **e) -> int:\n    with (o as p, q):\n"
+               "        return lambda x, *y: (x)\n",
     "strings": 'x = """a\nb\r\nc"""\ny = f"{x!r:>{w}}" "z"\n',
     "empty": "",
     "match": "match p:\n    case [1, *r] if r:\n        pass\n    case {\"k\": v, **kw}:\n        pass\n",
