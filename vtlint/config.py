@@ -46,6 +46,7 @@ class DynamoSettings:
     specialize_float: bool = False
     allow_rnn: bool = False
     enable_trace_contextlib: bool = True
+    enable_trace_load_build_class: bool = False
     capture_profiler_record_function: bool = False
     recompile_limit: int = 8
 

@@ -46,7 +46,8 @@ def test_attribute_stores_on_tensors() -> None:  # requires_grad_store, data_sto
 
 
 def test_class_statement_and_contextlib_managers() -> None:  # class_in_forward, redirect_stdout_block
-    assert breaks.decide_class_statement().gb_id == "GB8977"
+    assert breaks.decide_class_statement(S).gb_id == "GB8977"
+    assert breaks.decide_class_statement(DynamoSettings(enable_trace_load_build_class=True)) is None
     redirect = breaks.decide_context_manager("contextlib.redirect_stdout", S)
     assert redirect.gb_id == "GB0262" and redirect.also == (breaks.UNSUPPORTED_CTX,) and redirect.partial
     assert not breaks.decide_context_manager("contextlib.nullcontext", S).breaks

@@ -1093,11 +1093,21 @@ def decide_typed_dict(bases: list[str], optional_keys: bool) -> Decision | None:
 # ---------------------------------------------------------------- class statements
 
 
-def decide_class_statement() -> Decision:
+def decide_class_statement(settings: DynamoSettings) -> Decision | None:
     """A `class` statement in traced code: `__build_class__` is traced only with
     config.enable_trace_load_build_class (off by default; measured: GB8977 at the class line)."""
+    if settings.enable_trace_load_build_class:
+        return None
     return _break("Invalid call to __build_class__", "BuiltinVariable",
                   "Dynamo does not trace a class definition (enable_trace_load_build_class=False)")
+
+
+def decide_frame_class_returned() -> Decision:
+    """An instance of a class the frame itself defined, returned from it: the class has no Source to rebuild
+    the object from (measured with enable_trace_load_build_class: GB1319 at the return, the frame run eagerly)."""
+    return _break("Reconstruct user defined class without a source", "UserDefinedObjectVariable",
+                  "the object's class was made in the frame: Dynamo cannot rebuild it outside the graph",
+                  skips_frame=True)
 
 
 # ---------------------------------------------------------------- control flow

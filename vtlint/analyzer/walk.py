@@ -897,7 +897,8 @@ class Walker:
             value = self.expr(node.value, act) if node.value else V.const(None)
             if act.depth == 0 and not self.eager:
                 for returned in value.items if value.kind in (V.TUPLE, V.LIST) and value.items else [value]:
-                    refused = breaks.decide_returned_object(returned.ref) if returned.kind == V.OBJECT else None
+                    refused = None if returned.kind != V.OBJECT else breaks.decide_frame_class_returned() \
+                        if V.FRAME_CLASS in returned.attrs else breaks.decide_returned_object(returned.ref)
                     if refused is not None:
                         self.graph_break(act, node, refused, "return")
             raise _Return(value)
@@ -956,11 +957,18 @@ class Walker:
             self.local_names[key] = f"{act.qualname}.<locals>.{stmt.name.value}"
             act.env[stmt.name.value] = Value(V.FUNC, ref=key)
         elif isinstance(stmt, cst.ClassDef):
-            if not self.eager and act.qualname != MODULE_FRAME:
-                self.graph_break(act, stmt, breaks.decide_class_statement(), f"class {stmt.name.value}")
-            # a script's own classes (walked at module level by the driver) are its globals
-            act.env[stmt.name.value] = (self.global_value(act.parsed.summary, stmt.name.value)
-                                        if act.qualname == MODULE_FRAME else V.unknown())
+            refused = breaks.decide_class_statement(self.settings) \
+                if not self.eager and act.qualname != MODULE_FRAME else None
+            if refused is not None:
+                self.graph_break(act, stmt, refused, f"class {stmt.name.value}")
+            # a script's own classes (walked at module level by the driver) are its globals; one Dynamo builds
+            # while tracing is a class without a Source
+            if act.qualname == MODULE_FRAME:
+                act.env[stmt.name.value] = self.global_value(act.parsed.summary, stmt.name.value)
+            elif not self.eager and refused is None:
+                act.env[stmt.name.value] = Value(V.CLASS, attrs={V.FRAME_CLASS: V.const(stmt.name.value)})
+            else:
+                act.env[stmt.name.value] = V.unknown()
             if act.qualname == MODULE_FRAME:
                 self._decorate(stmt, act)
 

@@ -194,8 +194,9 @@ class UserDefinedClassVariable(Value):
                       node: cst.Call) -> Value:
         """A class called in the frame. A plain object's `__init__` is traced (inlined, its reads
         guarded); an nn.Module's is built as the object model builds it."""
-        if not self.ref:
-            return V.unknown()
+        if not self.ref:  # a class the frame defined: an object of it (its `__init__` not walked)
+            return Value(V.OBJECT, attrs={V.FRAME_CLASS: self.attrs[V.FRAME_CLASS]}) if V.FRAME_CLASS in self.attrs \
+                else V.unknown()
         found = tx.project.klass(self.ref)
         if found is None or tx.project.is_nn_module(*found):
             return tx.objects.instantiate(self.ref, args, kwargs, None)
