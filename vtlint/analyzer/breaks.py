@@ -1162,6 +1162,16 @@ def decide_autograd_apply(overrides: set[str], repeated_tensor: bool) -> Decisio
     return None
 
 
+def decide_autograd_function_method() -> Decision:
+    """A plain method called on a torch.autograd.Function object made in the frame: Dynamo traces only
+    `apply`, `backward`, static and class methods there (measured: GB0140, then a Reconstruction failure at
+    the same line for the object the eager call needs; the frame runs eagerly, the method compiled as a
+    frame of its own)."""
+    return _break("Unsupported autograd.Function method", "AutogradFunctionVariable",
+                  "Dynamo does not call a plain method on a torch.autograd.Function object",
+                  skips_frame=True, also=("Reconstruction failure",))
+
+
 def decide_missing_next() -> Decision:
     """FOR_ITER on a `zip` in a resume function (measured: its iterator is rebuilt for the resume, and
     `next()` on it is not traced): the resume frame is skipped."""

@@ -222,6 +222,18 @@ class UserDefinedClassVariable(Value):
         return value
 
 
+# what AutogradFunctionVariable.call_method traces on a Function object, besides static and class methods
+_AUTOGRAD_FUNCTION_METHODS = frozenset({"apply", "backward", "forward"})
+
+
+def _plain_autograd_method(project: Project, summary: ModuleSummary, cls: ClassSummary, name: str) -> bool:
+    """A plain method (not static, not a class method) of a torch.autograd.Function subclass of the project."""
+    if name in _AUTOGRAD_FUNCTION_METHODS or not AUTOGRAD_FUNCTION_BASES.intersection(
+            project.external_bases(summary, cls)):
+        return False
+    return any(name in k.methods and method_kind(m, k, name) is None for m, k in project.mro(summary, cls))
+
+
 class UserDefinedObjectVariable(Value):
     tracks = (V.OBJECT,)
 
@@ -234,6 +246,10 @@ class UserDefinedObjectVariable(Value):
         if act is not None and node is not None:
             self.custom_getattribute(tx, act, node)
             summary, cls = tx.project.klass(self.ref)  # type: ignore[misc]
+            if not tx.eager and _plain_autograd_method(tx.project, summary, cls, name):
+                # the method runs eagerly, a frame of its own; the Function object cannot be rebuilt for it
+                tx.compile_callee(Value(V.FUNC, ref=f"{self.ref}.{name}"), [self], act)
+                tx.graph_break(act, node, breaks.decide_autograd_function_method(), f"{cls.qualname}.{name}")
             if is_namedtuple(cls):  # a tuple underneath: Dynamo guards its length (measured)
                 tx.length_check(self, act, node, fields=len(field_names(tx.project, summary, cls)))
         name = self.mapped_name(tx, name)
