@@ -1172,6 +1172,14 @@ def decide_autograd_function_method() -> Decision:
                   skips_frame=True, also=("Reconstruction failure",))
 
 
+def decide_generator_method(name: str) -> Decision:
+    """`gen.send(v)` / `throw` / `close` on a generator object made outside the frame: with
+    config.enable_faithful_generator_behavior (on by default) Dynamo refuses methods of an existing generator
+    (measured: GB0253, resumed after)."""
+    return _break("call_method on generator", "UserDefinedObjectVariable",
+                  f"Dynamo does not call `{name}()` on a generator object made outside the traced frame")
+
+
 def decide_missing_next() -> Decision:
     """FOR_ITER on a `zip` in a resume function (measured: its iterator is rebuilt for the resume, and
     `next()` on it is not traced): the resume frame is skipped."""

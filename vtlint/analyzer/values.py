@@ -67,6 +67,7 @@ NAME = "NameRef"  # summary-only: another global's name
 UNKNOWN = "Unknown"
 
 SCALAR_TYPES = {bool: "bool", int: "int", float: "float", str: "str", type(None): "NoneType"}
+GENERATOR = "generator"  # attrs flag of what a generator function returned, run eagerly: its yields, in order
 FRAME_CLASS = "frame_class"  # attrs flag of a class a traced frame defines (and of its instances): its name
 PARTS = "parts"  # attrs of a list/tuple of unknown length: the elements written out in its display
 

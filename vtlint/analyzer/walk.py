@@ -2741,9 +2741,10 @@ def _generated(act: Act) -> Value:
     """The values a generator function yields, as the loop over it sees them: in order when every
     yield ran on a path the walk knows; else one sample element of a sequence of unknown length."""
     assert act.yields is not None
+    made = {V.GENERATOR: V.const(True)}
     if act.yields_known:
-        return Value(V.LIST, items=list(act.yields))
-    return Value(V.LIST, items=None, attrs={"element": act.yields[0]} if act.yields else {})
+        return Value(V.LIST, items=list(act.yields), attrs=made)
+    return Value(V.LIST, items=None, attrs={**made, "element": act.yields[0]} if act.yields else made)
 
 
 def _yields(fn: cst.FunctionDef | cst.Lambda) -> bool:

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from vtlint.analyzer.walk import Act, Walker
 
 
+# a generator object's own methods (Dynamo's UserDefinedObjectVariable of a GeneratorType from outside)
+_GENERATOR_METHODS = frozenset({"send", "throw", "close"})
+
 class BaseListVariable(Value):
     tracks = (V.LIST, V.TUPLE)
 
@@ -66,6 +69,10 @@ class BaseListVariable(Value):
 
 
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
+        if V.GENERATOR in self.attrs and name in _GENERATOR_METHODS and self.source is not None and not tx.eager \
+                and act is not None and node is not None:
+            tx.graph_break(act, node, breaks.decide_generator_method(name), f"generator.{name}")
+            return V.unknown()
         if name == "sort":
             return Value(V.LIB, ref="list.sort", bound_self=self)
         return Value(V.LIB, ref=f"list.{name}", bound_self=self) if name in MUTATORS | READERS else V.unknown()
