@@ -918,6 +918,15 @@ def decide_set_of_tensors() -> Decision:
                   "Dynamo cannot trace a set of tensors: its order is not stable", skips_frame=True)
 
 
+def decide_uninitialized_module() -> Decision:
+    """An nn.Module whose `__init__` ran no other `__init__` (so not nn.Module's: its `__dict__` is empty), read
+    in traced code: VariableBuilder refuses it where it is first read (measured: GB0119; no call to resume
+    after: the graph before it is compiled, the rest of the frame runs eagerly)."""
+    return _break("Uninitialized nn.Module", "UnspecializedNNModuleVariable",
+                  "the module's nn.Module.__init__ never ran: Dynamo does not trace an uninitialized module",
+                  partial=True)
+
+
 def decide_module_reinit() -> Decision:
     """`super().__init__()` reaching nn.Module.__init__ on a module that exists outside the frame (in its
     `forward`): Dynamo refuses it (measured: GB0162, resumed after the call)."""

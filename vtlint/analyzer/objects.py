@@ -120,10 +120,16 @@ class ObjectModel:
             value.attrs.setdefault("training", V.const(True))  # nn.Module.__init__
         if walked:
             self.depth += 1
+            chained = self.walker.init_chained
+            self.walker.init_chained = False
             try:
                 self.run_init(value, summary, cls, args, kwargs)
+                if is_module and not self.walker.init_chained and init_of(self.walker, summary, cls) is not None \
+                        and set(value.attrs) == {"training"}:
+                    value.attrs[V.UNINITIALIZED] = V.const(True)  # nn.Module.__init__ never ran
             finally:
                 self.depth -= 1
+                self.walker.init_chained = chained
         return value
 
     def unseen_instance(self, ref: str) -> Value:

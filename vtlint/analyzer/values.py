@@ -21,6 +21,7 @@ from vtlint.analyzer.sources import Source
 if TYPE_CHECKING:
     import libcst as cst
 
+    from vtlint.analyzer.breaks import Decision
     from vtlint.analyzer.walk import Act, Walker
 
 
@@ -67,6 +68,7 @@ NAME = "NameRef"  # summary-only: another global's name
 UNKNOWN = "Unknown"
 
 SCALAR_TYPES = {bool: "bool", int: "int", float: "float", str: "str", type(None): "NoneType"}
+UNINITIALIZED = "uninitialized"  # attrs flag of an nn.Module whose `__init__` ran no other `__init__`
 GENERATOR = "generator"  # attrs flag of what a generator function returned, run eagerly: its yields, in order
 FRAME_CLASS = "frame_class"  # attrs flag of a class a traced frame defines (and of its instances): its name
 PARTS = "parts"  # attrs of a list/tuple of unknown length: the elements written out in its display
@@ -124,9 +126,9 @@ class Value:
         """`if value:` — True/False when known, None when the walk cannot tell."""
         return None
 
-    def wrap_refused(self) -> bool:
-        """Whether VariableBuilder refuses this value from outside the frame when it is first read."""
-        return False
+    def wrap_refused(self) -> Decision | None:
+        """The break VariableBuilder makes of this value from outside the frame when it is first read."""
+        return None
 
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
         return unknown()

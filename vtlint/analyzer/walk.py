@@ -410,6 +410,7 @@ class Walker:
         self.handlers = 0  # enclosing `try` blocks with handlers, across inlined calls
         self.in_try = 0  # the frame's own enclosing `try` bodies and handlers: Dynamo cannot resume inside them
         self.generic_contexts = 0  # the frame's own `with` blocks of a user context manager: nor inside those
+        self.init_chained = False  # an object's construction read some `__init__` (its base's, nn.Module's)
         # captured record_function blocks: a break inside one makes Dynamo rebuild the record_function's
         # type, which it refuses (GB0370 at the break's line), and the frame runs eagerly (measured)
         self.recording = 0
@@ -1636,17 +1637,21 @@ class Walker:
             value = act.env[name]
             if not self.eager and value.kind == V.OBJECT and type(value.source) is LocalSource:
                 return _first_reach(self, value, value.source)  # `cfg`, also reached as `model.cfg` first
-            if not self.eager and value.wrap_refused():
-                self.graph_break(act, node, breaks.decide_set_of_tensors(), name)
+            if not self.eager and (refused := value.wrap_refused()) is not None:
+                self.graph_break(act, node, refused, name)
             return value
         if name in act.closure:
             return act.closure[name]
         if name in ("True", "False", "None"):
             return V.const({"True": True, "False": False, "None": None}[name])
-        return self.global_value(act.parsed.summary, name, act)
+        value = self.global_value(act.parsed.summary, name, act)
+        if not self.eager and (refused := value.wrap_refused()) is not None:
+            self.graph_break(act, node, refused, name)
+        return value
 
     def e_Attribute(self, node: cst.Attribute, act: Act) -> Value:
         owner = node.value
+        self.init_chained |= node.attr.value == "__init__" and self.eager > 0
         if isinstance(owner, cst.Call) and not owner.args and dotted(owner.func) == "super" and act.cls:
             found = self._super_attr(act, node.attr.value)
             if found is not None:

@@ -29,6 +29,11 @@ HOOK_DICTS = frozenset({"_forward_hooks", "_forward_pre_hooks", "_backward_hooks
 class NNModuleVariable(UserDefinedObjectVariable):
     tracks = (V.NN_MODULE,)
 
+    def wrap_refused(self) -> breaks.Decision | None:
+        """A module from outside whose nn.Module.__init__ never ran: its `__dict__` is empty."""
+        return breaks.decide_uninitialized_module() if self.source is not None and V.UNINITIALIZED in self.attrs \
+            else None
+
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
         if container_of(tx.project, self) and name in MODULE_METHODS:  # modelled natively, not read from torch
             return Value(V.LIB, ref=f"torch.nn.Module.{name}", bound_self=self)

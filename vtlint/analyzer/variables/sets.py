@@ -9,6 +9,7 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from vtlint.analyzer import breaks
 from vtlint.analyzer import values as V
 from vtlint.analyzer.bounds import MAX_ITEMS
 from vtlint.analyzer.values import Value
@@ -40,9 +41,9 @@ class SetVariable(Value):
     def unpack_var_sequence(self, tx: Walker, act: Act, node: cst.CSTNode) -> list[Value] | None:
         return list(self.items) if self.items is not None else None
 
-    def wrap_refused(self) -> bool:
+    def wrap_refused(self) -> breaks.Decision | None:
         """A set of tensors from outside: Dynamo would have to order it, and a tensor's hash is its id."""
-        return self.source is not None and HOLDS_TENSOR in self.attrs
+        return breaks.decide_set_of_tensors() if self.source is not None and HOLDS_TENSOR in self.attrs else None
 
     def var_getattr(self, tx: Walker, name: str, act: Act | None, node: cst.CSTNode | None) -> Value:
         return Value(V.LIB, ref=f"set.{name}", bound_self=self) if name in MUTATORS | _READERS.keys() \
