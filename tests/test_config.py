@@ -44,12 +44,14 @@ def test_every_key_parses(tmp_path: Path) -> None:
         "assume-compiled": ["forward"],
         "fail-level": "error",
         "file-budget": 5,
-        "dynamo": {"capture_scalar_outputs": True, "dynamic": "auto", "recompile-limit": 4},
+        "dynamo": {"capture_scalar_outputs": True, "dynamic": "auto", "recompile-limit": 4,
+                   "reorderable_logging_functions": ["print"]},
         "runtime": {"command": "python train.py", "timeout": 30},
     }
     config = parse_table(table, tmp_path, tmp_path / "pyproject.toml")
     assert config.per_file_ignores == {"tests/*": ("VTL1",)}
     assert config.dynamo.capture_scalar_outputs is True
+    assert config.dynamo.reorderable_logging_functions == ("print",)
     assert config.dynamo.dynamic is None
     assert config.dynamo.recompile_limit == 4
     assert config.runtime.command == "python train.py"
@@ -68,6 +70,8 @@ def test_every_key_parses(tmp_path: Path) -> None:
         ({"dynamo": {"capture_scalar_output": True}}, "[tool.vtlint].dynamo.capture_scalar_output: unknown Dynamo setting"),
         ({"dynamo": {"fullgraph": "yes"}}, "[tool.vtlint].dynamo.fullgraph: expected true or false"),
         ({"dynamo": {"recompile_limit": True}}, "[tool.vtlint].dynamo.recompile_limit: expected an integer"),
+        ({"dynamo": {"reorderable_logging_functions": ["print", 1]}},
+         "[tool.vtlint].dynamo.reorderable_logging_functions: expected a list of function names"),
         ({"runtime": {"timeout": -1}}, "[tool.vtlint].runtime.timeout"),
         ({"file-budget": 0}, "[tool.vtlint].file-budget: expected a positive number of seconds"),
         ({"file-budget": True}, "[tool.vtlint].file-budget: expected a positive number of seconds"),

@@ -47,6 +47,7 @@ class DynamoSettings:
     allow_rnn: bool = False
     enable_trace_contextlib: bool = True
     enable_trace_load_build_class: bool = False
+    reorderable_logging_functions: tuple[str, ...] = ()  # dotted names: `print`, `logging.info`
     capture_profiler_record_function: bool = False
     recompile_limit: int = 8
 
@@ -132,6 +133,11 @@ def _parse_dynamo(table: Any, where: str) -> DynamoSettings:
             values[name] = None if value == "auto" else value
         elif isinstance(default, bool):
             values[name] = _check_type(value, bool, f"{where}.{key}", "true or false")
+        elif isinstance(default, tuple):
+            names = _check_type(value, list, f"{where}.{key}", "a list of function names")
+            if not all(isinstance(n, str) for n in names):
+                raise ConfigError(f"{where}.{key}: expected a list of function names, got {_shown(value)}")
+            values[name] = tuple(names)
         else:
             values[name] = _check_type(value, int, f"{where}.{key}", "an integer")
             if values[name] < 1:

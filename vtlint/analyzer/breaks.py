@@ -1189,6 +1189,20 @@ def decide_generator_method(name: str) -> Decision:
                   f"Dynamo does not call `{name}()` on a generator object made outside the traced frame")
 
 
+# what DebuggingVariable.can_reorder_logs accepts: TensorVariable, ConstantVariable, StringFormatVariable
+_REORDERABLE_ARGUMENTS = frozenset({"TensorVariable", "ConstantVariable"})
+
+
+def decide_reordered_logging(name: str, kinds: list[str]) -> Decision:
+    """A function the source adds to config.reorderable_logging_functions: Dynamo calls it after the graph,
+    if every argument is a tensor, a constant or a string formatter; any other argument breaks (measured:
+    GB0296, resumed after)."""
+    if all(kind in _REORDERABLE_ARGUMENTS for kind in kinds):
+        return Decision(CONSTANT, "DebuggingVariable", reason=f"`{name}` is reordered after the graph")
+    return _break("attempted to reorder a debugging function that can't actually be reordered", "DebuggingVariable",
+                  f"`{name}` is reorderable only with tensor, constant or string-formatter arguments")
+
+
 def decide_missing_next() -> Decision:
     """FOR_ITER on a `zip` in a resume function (measured: its iterator is rebuilt for the resume, and
     `next()` on it is not traced): the resume frame is skipped."""

@@ -25,6 +25,7 @@ from vtlint.findings import Location
 
 COMPILE = {"torch.compile"}
 OPTIMIZE = {"torch._dynamo.optimize"}
+REORDERABLE = "torch._dynamo.config.reorderable_logging_functions.add"
 CONFIG_PREFIXES = ("torch._dynamo.config.", "torch.compiler.config.", "torch._inductor.config.")
 MARK = {"torch._dynamo.mark_dynamic": "mark_dynamic", "torch._dynamo.mark_static": "mark_static",
         "torch._dynamo.maybe_mark_dynamic": "mark_dynamic"}
@@ -299,6 +300,10 @@ class _Scanner:
                 self._compile_call(node, node.args[0].value, _options(node.func, self.s.imports, ("backend",)))
             elif isinstance(node.func, cst.Attribute) and node.func.attr.value == "compile" and not names & COMPILE:
                 self._module_compile(node)
+        if not self.stack and REORDERABLE in names:  # `torch._dynamo.config.reorderable_logging_functions.add(print)`
+            added = (dotted(a.value) for a in node.args if not a.keyword and not a.star)
+            known = self.facts.config.get("reorderable_logging_functions", ())
+            self.facts.config["reorderable_logging_functions"] = (*known, *(n for n in added if n))
         for name in names:
             if name in MARK and node.args:
                 self.facts.marks.append((MARK[name], self.p.module.code_for_node(node.args[0].value), self.p.line(node)))

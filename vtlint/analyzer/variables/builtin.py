@@ -56,6 +56,9 @@ class BuiltinVariable(Value):
         if tx.eager and name == "open":
             return data_files.opened(tx, args, kwargs)  # the script reads a data file: its text
         decision = breaks.decide_builtin(name, tx.settings, tensor_args=tensors)
+        if name in tx.settings.reorderable_logging_functions and not tx.eager:
+            # Dynamo runs it after the graph, when its arguments are tensors, constants or f-strings
+            decision = breaks.decide_reordered_logging(name, [a.kind for a in [*args, *kwargs.values()]])
         if name == "id" and len(args) == 1 and not tx.eager and args[0].source is None \
                 and args[0].kind in (V.LIST, V.DICT, V.SET):
             # a container made in the frame has no id yet: a FakeIdVariable, only compared with its kind
