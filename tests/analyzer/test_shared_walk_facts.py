@@ -97,3 +97,20 @@ def test_eager_calls_look_up_no_place(predict: Callable[..., Prediction], monkey
                and e.callee.endswith(":double") and e.chain]
     assert inlines and all(link.location.line > 0 for e in inlines for link in e.chain)
 
+
+
+@pytest.mark.parametrize(("body", "yields"), [
+    ("    yield x\n", True),
+    ("    return (yield)\n", True),
+    ("    yield from range(x)\n", True),
+    ("    if x:\n        for i in x:\n            y = yield i\n", True),
+    ("    return (i for i in x)\n", False),  # a generator expression is a frame of its own
+    ("    def inner():\n        yield x\n    return inner\n", False),
+    ("    class C:\n        def g(self):\n            yield 1\n    return C\n", False),
+    ("    return lambda: x\n", False),
+    ("    return x\n", False),
+])
+def test_a_body_yields_only_by_its_own_code(body: str, yields: bool) -> None:
+    fn = cst.parse_module(f"def f(x):\n{body}").body[0]
+    assert isinstance(fn, cst.FunctionDef)
+    assert analyzer_walk._yields(fn) is yields

@@ -70,7 +70,7 @@ from vtlint.analyzer.variables.lists import NONEMPTY, RangeVariable
 from vtlint.analyzer.variables.nn_module import parameters_of
 from vtlint.analyzer.variables.optimizer import REALIZED, base_method
 from vtlint.analyzer.variables.shapes import broadcast, elementwise, matmul, view, view_attrs, with_values
-from vtlint.analyzer.variables.tensor import DTYPE_NAMES, HEALTHY, ONE_OF, grad_of, known_sizes, tensor
+from vtlint.analyzer.variables.tensor import DTYPE_NAMES, HEALTHY, NDARRAY, ONE_OF, grad_of, known_sizes, tensor
 from vtlint.analyzer.variables.user_defined import (
     DICT_STORAGE_METHODS,
     MODULE_METHODS,
@@ -2409,10 +2409,13 @@ class Walker:
             # (a class called: its `__init__` is a call of the class, not a method Dynamo inlines)
             method = func.bound_self is not None and not qualname.endswith(".__init__")
             gate = breaks.decide_library_inline(f"{parsed.summary.module}.{qualname}", parsed.summary.module,
-                                                method=method)
+                                                self.settings, method=method)
             if gate.action == "graph-break":
                 self.graph_break(act, node, gate, qualname)
                 return V.unknown()
+            if gate.variable_tracker == "NumpyVariable":  # torch._numpy's counterpart runs, not numpy's code
+                self.frame.graph_ops += 1
+                return Value(V.TENSOR, attrs={NDARRAY: V.const(True)})
         if not self.eager and decorators and any(self._marks_constant(parsed, d) for d in decorators.decorators):
             # `assume_constant_result` (`_dynamo_marked_constant`): Dynamo calls it eagerly while tracing
             # and bakes its result; nothing inside is traced, so nothing there breaks the graph
@@ -2757,11 +2760,11 @@ def _yields(fn: cst.FunctionDef | cst.Lambda) -> bool:
     if isinstance(fn, cst.Lambda):
         return False
     finder = _YieldFinder()
-    fn.body.visit(finder)
+    visit(fn.body, finder)  # read-only: LibCST's own `visit` rebuilds every node it passes
     return finder.found
 
 
-class _YieldFinder(cst.CSTVisitor):
+class _YieldFinder:
     def __init__(self) -> None:
         self.found = False
 
