@@ -42,7 +42,7 @@ def test_a_missing_get_skip_reason_loses_only_the_skip_reason_text() -> None:
     assert api.get_skip_reason is None and api.inner_reasons
     assert set(api.lacking()) == {
         "callables.get_skip_reason", "callables.lookup_callable", "callables.is_numpy", "callables.check_file",
-        "callables.is_reorderable_logging",
+        "callables.is_reorderable_logging", "callables.in_torch_numpy",
     }
     assert build.classify(time.time, api) == (
         "SkipFunctionVariable", "skipped according to trace_rules.lookup SKIP_DIRS")
@@ -53,8 +53,17 @@ def test_a_missing_get_skip_reason_loses_only_the_skip_reason_text() -> None:
 def test_get_skip_reason_is_used_where_torch_has_it() -> None:
     rules = _fake_trace_rules(get_skip_reason=lambda obj: f"{obj.__module__} is in BUILTIN_SKIPLIST")
     api = build.TraceRulesApi.detect(rules, types.SimpleNamespace(is_reorderable_logging_function=lambda obj: False))
-    assert set(api.lacking()) == {"callables.lookup_callable", "callables.is_numpy", "callables.check_file"}
+    assert set(api.lacking()) == {"callables.lookup_callable", "callables.is_numpy", "callables.check_file",
+                                  "callables.in_torch_numpy"}
     assert build.classify(time.time, api) == ("SkipFunctionVariable", "time is in BUILTIN_SKIPLIST")
+
+
+def test_a_numpy_function_torch_numpy_lacks_is_measured_so() -> None:  # numpy_function_not_in_torch
+    rules = _fake_trace_rules(is_numpy=lambda obj: getattr(obj, "__module__", "") == "json")
+    api = build.TraceRulesApi.detect(rules, types.SimpleNamespace(), lambda: {json.dumps: None})
+    assert "callables.in_torch_numpy" not in api.lacking()
+    assert build.classify(json.dumps, api) == ("NumpyVariable", "numpy function traced as torch ops (trace_numpy)")
+    assert build.classify(json.loads, api) == ("NumpyVariable", snapshot.NOT_IN_TORCH_NUMPY)
 
 
 def test_lookup_inner_without_reasons_still_classifies() -> None:

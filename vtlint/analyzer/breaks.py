@@ -26,7 +26,7 @@ from typing import Any
 
 from vtlint.config import DynamoSettings
 from vtlint.findings import Notification
-from vtlint.rules.trace_rules.snapshot import Snapshot, current
+from vtlint.rules.trace_rules.snapshot import NOT_IN_TORCH_NUMPY, Snapshot, current
 
 GRAPH_NODE, INLINE, GRAPH_BREAK, CONSTANT, UNKNOWN = "graph-node", "inline", "graph-break", "constant", "unknown"
 
@@ -400,10 +400,14 @@ def decide_unspecialized_arithmetic(*, in_root_frame: bool) -> Decision:
                   "arithmetic on it is a builtin operator on tensor arguments", skips_frame=in_root_frame)
 
 
-def decide_library_inline(qualname: str, module: str, *, method: bool) -> Decision:
+def decide_library_inline(qualname: str, module: str, settings: DynamoSettings, *, method: bool) -> Decision:
     """A function of an installed package (torch's own Python included) that the walk would inline:
     trace_rules' file rules decide. A skipped method is a UserMethodVariable Dynamo refuses to
-    inline (GB0008); a skipped function, GB0007 (measured: `sched.step()` of torch.optim.lr_scheduler)."""
+    inline (GB0008); a skipped function, GB0007 (measured: `sched.step()` of torch.optim.lr_scheduler). A numpy
+    function is a NumpyVariable before any file rule (trace_rules.is_numpy), as the build measured it."""
+    measured = _measured_callable(_package_name(qualname))
+    if measured is not None and measured[0] == "NumpyVariable" and measured[2]:
+        return _from_variable_tracker(qualname, measured[0], measured[1], settings)
     decision = _from_file_rules(qualname, module)
     if decision.breaks and method:
         return _break(SKIPPED_INLINE, "UserMethodVariable", decision.reason, decision.confidence)
@@ -580,7 +584,8 @@ def _decide_function(qualname: str, settings: DynamoSettings, defined_in: str | 
     rule = _index().torch_functions.get(qualname)
     if rule is not None:
         return _from_variable_tracker(qualname, rule, "trace_rules names it", settings)
-    measured = _measured_callable(qualname) or _measured_callable(_public_name(qualname))
+    measured = _measured_callable(qualname) or _measured_callable(_public_name(qualname)) \
+        or _measured_callable(_package_name(qualname))
     if measured is not None:
         vt, why, exact = measured
         decision = _from_variable_tracker(qualname, vt, why, settings)
@@ -639,6 +644,13 @@ def _public_name(qualname: str) -> str:
     return qualname if private is None else ".".join([*parts[:private], parts[-1]])
 
 
+def _package_name(qualname: str) -> str:
+    """`numpy.lib._arraysetops_impl.isin` -> `numpy.isin`: re-exported at the package's top (what the build
+    measured), when the private module sits below a public one."""
+    parts = qualname.split(".")
+    return f"{parts[0]}.{parts[-1]}" if any(p.startswith("_") for p in parts[1:-1]) else qualname
+
+
 def _lower(decision: Decision, confidence: str) -> Decision:
     order = {"high": 2, "medium": 1, "low": 0}
     if order[confidence] < order[decision.confidence]:
@@ -657,6 +669,9 @@ def _from_variable_tracker(qualname: str, vt: str, why: str, settings: DynamoSet
             # torch._numpy.random's functions, refused when numpy's own random stream must be kept
             return _break("attempted to trace torch._numpy.random function with config.use_numpy_random_stream=True",
                           vt, f"`{qualname}` with config.use_numpy_random_stream=True")
+        if settings.trace_numpy and why == NOT_IN_TORCH_NUMPY:
+            return _break("attempted to trace numpy function unsupported by PyTorch", vt,
+                          f"torch._numpy has no `{qualname}`: NumpyVariable cannot map it to torch ops")
         if settings.trace_numpy:
             return Decision(GRAPH_NODE, vt, reason=f"`{qualname}` is traced as torch ops (trace_numpy)")
         return _break(NUMPY_FN_OFF, vt, f"`{qualname}` is a numpy function and trace_numpy is False")

@@ -37,7 +37,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from vtlint.rules.trace_rules.snapshot import SCHEMA
+from vtlint.rules.trace_rules.snapshot import NOT_IN_TORCH_NUMPY, SCHEMA
 
 # Modules whose public callables are worth measuring: what users call in forward().
 STDLIB_MODULES = (
@@ -286,10 +286,12 @@ class TraceRulesApi:
     check_file: Callable[..., Any] | None
     get_skip_reason: Callable[[Any], str] | None
     is_reorderable_logging: Callable[[Any], bool] | None
+    in_torch_numpy: Callable[[Any], bool] | None  # NumpyVariable.call_function's get_np_to_tnp_map
 
     @classmethod
-    def detect(cls, trace_rules: Any, debugging_variable: Any) -> TraceRulesApi:
+    def detect(cls, trace_rules: Any, debugging_variable: Any, np_to_tnp: Any = None) -> TraceRulesApi:
         inner = trace_rules.lookup_inner  # without it nothing is measured: the section is lost
+        mapping = np_to_tnp() if np_to_tnp is not None else None
         return cls(
             lookup_inner=inner,
             inner_reasons=_accepts(inner, "reasons"),
@@ -298,6 +300,7 @@ class TraceRulesApi:
             check_file=getattr(trace_rules, "check_file", None),
             get_skip_reason=getattr(trace_rules, "get_skip_reason", None),
             is_reorderable_logging=getattr(debugging_variable, "is_reorderable_logging_function", None),
+            in_torch_numpy=mapping.__contains__ if mapping is not None else None,
         )
 
     def lacking(self) -> dict[str, str]:
@@ -310,8 +313,17 @@ class TraceRulesApi:
             "get_skip_reason": "trace_rules.get_skip_reason: skip reasons come from lookup_inner",
             "is_reorderable_logging": "DebuggingVariable.is_reorderable_logging_function: "
                                       "reorderable logging functions are not recognised",
+            "in_torch_numpy": "variables.misc.get_np_to_tnp_map: numpy functions torch._numpy lacks are "
+                              "taken as traced",
         }
         return {f"callables.{name}": why for name, why in effects.items() if getattr(self, name) in (None, False)}
+
+
+def _in_torch_numpy(contains: Callable[[Any], bool], obj: Any) -> bool:
+    try:
+        return contains(obj)
+    except TypeError:  # unhashable: not a key of the map, and not a function NumpyVariable looks up
+        return True
 
 
 def _accepts(fn: Callable[..., Any], parameter: str) -> bool:
@@ -325,7 +337,8 @@ def detect_api() -> TraceRulesApi:
     from torch._dynamo import trace_rules
 
     misc = importlib.import_module("torch._dynamo.variables.misc")
-    return TraceRulesApi.detect(trace_rules, getattr(misc, "DebuggingVariable", None))
+    return TraceRulesApi.detect(trace_rules, getattr(misc, "DebuggingVariable", None),
+                                getattr(misc, "get_np_to_tnp_map", None))
 
 
 def classify(obj: Any, api: TraceRulesApi) -> tuple[str, str]:
@@ -334,6 +347,8 @@ def classify(obj: Any, api: TraceRulesApi) -> tuple[str, str]:
     if api.is_reorderable_logging is not None and api.is_reorderable_logging(obj):
         return "DebuggingVariable", "reorderable logging function"
     if api.is_numpy is not None and api.is_numpy(obj):
+        if api.in_torch_numpy is not None and inspect.isroutine(obj) and not _in_torch_numpy(api.in_torch_numpy, obj):
+            return "NumpyVariable", NOT_IN_TORCH_NUMPY
         return "NumpyVariable", "numpy function traced as torch ops (trace_numpy)"
     rule = api.lookup_callable(obj) if api.lookup_callable is not None else None
     if rule is not None:
