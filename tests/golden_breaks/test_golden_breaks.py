@@ -66,7 +66,7 @@ def test_graph_count_is_what_torch_compiles(name: str, seen: dict[str, Observati
     """A break's consequences are part of the prediction: the graphs of the frame, its resume functions and
     the frames torch compiles after a skipped or broken inlined call (a lock entered in a helper breaks the
     caller at the call; the frame it is written in is skipped). A break on a path the static pass cannot
-    tell runs (a loop over rows only the data counts) leaves the count open."""
+    tell runs (the body of a loop over a list of unknown length) leaves the count open."""
     if any(e.detail.get("guessed_path") for e in said[name]):
         pytest.skip("a break on a path the static pass cannot tell runs: the graph count is not predicted")
     assert graph_count(said[name]) == graph_count(seen[name].events)

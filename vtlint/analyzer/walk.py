@@ -1264,7 +1264,9 @@ class Walker:
                 name = stmt.target.value if isinstance(stmt.target, cst.Name) else "item"
                 self.assign(stmt.target, element.with_(ref=f"loop:{name}") if element is not None else V.unknown(),
                             act)
-                runs = iterable.kind == V.RANGE and NONEMPTY in iterable.attrs  # the first iteration is certain
+                # the first iteration is certain for a range known non-empty, and taken for a tensor's rows:
+                # a tensor of no rows is rare (`nonzero()` of the experts some token was routed to)
+                runs = (iterable.kind == V.RANGE and NONEMPTY in iterable.attrs) or iterable.kind == V.TENSOR
                 self.uncertain += 0 if runs else 1
                 callee_frames = len(self.callee_frames)
                 before, lengths = dict(act.env), _list_lengths(act.env)
