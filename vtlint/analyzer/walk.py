@@ -2061,6 +2061,8 @@ class Walker:
                         not self.allowance.take(len(left.items) + len(right.items)):
                     return V.too_large(None, ITEMS, kind=left.kind)
                 return Value(left.kind, items=left.items + right.items)
+        if op is operator.mul and (repeated := self._repeated(left, right, act, node)) is not None:
+            return repeated
         # any other binary op still realizes its operands: the constants are guarded (a tuple's items
         # too: `x.size()[:-1] + (self.heads, self.head_dim)` is a shape built of them)
         for side in (left, right):
@@ -2071,6 +2073,20 @@ class Walker:
         if V.UNKNOWN in (left.kind, right.kind):
             self.frame.graph_ops += 1  # most likely tensor math on a value the walk cannot type
         return V.unknown()
+
+    def _repeated(self, left: Value, right: Value, act: Act, node: cst.CSTNode) -> Value | None:
+        """`["sparse"] * (n - 1)` (or `n * [...]`): a list or tuple of known items repeated a known number
+        of times (the count guarded, as Dynamo's ConstantVariable is); None when either is not known."""
+        seq, count = (left, right) if left.kind in (V.LIST, V.TUPLE) else (right, left)
+        if seq.kind not in (V.LIST, V.TUPLE) or seq.items is None or count.kind != V.CONST or not count.known \
+                or not isinstance(count.value, int) or isinstance(count.value, bool):
+            return None
+        self.length_check(seq, act, node)
+        self.use(count, act, node)
+        size = len(seq.items) * max(count.value, 0)
+        if size > MAX_ITEMS or not self.allowance.take(size):
+            return V.too_large(None, ITEMS, kind=seq.kind)
+        return Value(seq.kind, items=seq.items * max(count.value, 0))
 
     def compare(self, left: Value, right: Value, op: cst.BaseCompOp, act: Act, node: cst.CSTNode) -> Value:
         if left.ref == right.ref == DATA_PTR and isinstance(op, (cst.Equal, cst.NotEqual)):
