@@ -93,7 +93,7 @@ MAX_UNROLL = 64  # loop iterations walked one by one
 MAX_EAGER_UNROLL = 4096
 MAX_COMPREHENSION_STEPS = 4096  # ... and the eager steps one such comprehension may take (of MAX_EAGER_STEPS)
 MAX_STEPS = 50_000  # statements per entry before "too complex"
-MAX_EAGER_STEPS = 50_000  # statements of eager code (constructions, scripts) per walk
+MAX_EAGER_STEPS = 100_000  # statements of eager code (constructions, scripts) per walk
 
 _AUGOPS = {
     cst.AddAssign: operator.add, cst.SubtractAssign: operator.sub, cst.MultiplyAssign: operator.mul,
@@ -1297,10 +1297,11 @@ class Walker:
                         break
                     projected = (self.eager_steps - start) / done * len(unrolled)
                     if self.eager and len(self.recorded) == recorded and done < len(unrolled) and \
-                            projected > (MAX_EAGER_STEPS - start) / 2:
+                            projected > (MAX_EAGER_STEPS - start) / 2 and not self._constructing():
                         # an eager loop that calls nothing compiled and would take most of what is left
                         # (pre-training without compile): the rest of the program, where the compiled
-                        # calls are, gets the budget; what its later iterations assign is not known
+                        # calls are, gets the budget; what its later iterations assign is not known.
+                        # Not a loop that builds an object (a UNet's down blocks): the model is made of it
                         _forget_branch_constants(act.env, before)
                         break
                 else:
@@ -1315,6 +1316,10 @@ class Walker:
                 self.root_loops.pop()
         if stmt.orelse:
             self.block(stmt.orelse.body, act)
+
+    def _constructing(self) -> bool:
+        """The walk is inside an object's construction (an `__init__` or `__post_init__` is active)."""
+        return any(qualname.rpartition(".")[2] in ("__init__", "__post_init__") for _, qualname in self.inlining)
 
     def _next_item(self, loop: _Loop, index: int, act: Act) -> None:
         """FOR_ITER in the root frame: in a resume function made inside this loop, `next()` on a `zip`
