@@ -85,6 +85,7 @@ from vtlint.findings import Location, Related
 from vtlint.trace import Action, Event
 
 EAGER_RECURSION = 8  # calls of one function of the running script active at once (a walk over nested data)
+LIBRARY_RECURSION = 2  # ... and of any other function run eagerly
 MAX_DEPTH = 20  # inlining depth: Dynamo stops only at Python's recursion limit; transformers' MoE path nests past 12
 MAX_ACTIVE = 28  # calls active at once, constructions included
 MODULE_FRAME = "<module>"  # the qualname of a script's top level, walked eagerly by the driver
@@ -1478,9 +1479,11 @@ class Walker:
                 # an object from outside stays itself: its VariableTracker keeps its Source (`self._config =
                 # config`, then `self._config.num_layers` is guarded as `G['CONFIG'].num_layers`)
                 keeps = value.kind in (V.OBJECT, V.NN_MODULE) and not self.eager
-                owner.attrs[target.attr.value] = value if keeps else value.with_(source=None)
+                name = owner.mapped_name(self, target.attr.value, "__setattr__") \
+                    if isinstance(owner, UserDefinedObjectVariable) else target.attr.value
+                owner.attrs[name] = value if keeps else value.with_(source=None)
                 if not self.eager:
-                    self.stored.add((id(owner.attrs), target.attr.value))
+                    self.stored.add((id(owner.attrs), name))
         elif isinstance(target, cst.Subscript):
             self.store_item(self.expr(target.value, act), target, value, act)
 
@@ -2457,7 +2460,9 @@ class Walker:
         # (the running script's own functions recursing over its data, `decode(v)` of a nested config, go
         # as deep as the data; elsewhere a recursion the walk sees is mostly its own imprecision)
         own = self.eager and self.entry == f"{parsed.summary.display}:{MODULE_FRAME}"
-        recursed = self.inlining.count(key) >= (EAGER_RECURSION if own else 1)
+        # eager library code calls itself once more on another branch (`remap_legacy_layer_types(config=...)`
+        # remaps `config.layer_types` by calling itself with the list): one level of it is followed
+        recursed = self.inlining.count(key) >= (EAGER_RECURSION if own else LIBRARY_RECURSION if self.eager else 1)
         if act.depth >= MAX_DEPTH or recursed or len(self.inlining) >= MAX_ACTIVE:
             self.notes.append(f"inlining of {qualname} stopped (recursion or depth {MAX_DEPTH})")
             return V.unknown()

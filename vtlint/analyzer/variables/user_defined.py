@@ -309,14 +309,15 @@ class UserDefinedObjectVariable(Value):
             return None
         return tx.call_user(method, args, kwargs, act, node)  # type: ignore[arg-type]
 
-    def custom_getattribute_of(self, tx: Walker) -> bool:
+    def custom_getattribute_of(self, tx: Walker, dunder: str = "__getattribute__") -> bool:
         found = tx.project.klass(self.ref or "")
-        return found is not None and any("__getattribute__" in klass.methods for _, klass in tx.project.mro(*found))
+        return found is not None and any(dunder in klass.methods for _, klass in tx.project.mro(*found))
 
-    def mapped_name(self, tx: Walker, name: str) -> str:
-        """The name a `__getattribute__` override maps `name` to through the class's `attribute_map`
-        (a transformers config: `config.num_hidden_layers` is `config.n_layer`), as Dynamo traces it."""
-        if name == "attribute_map" or not self.custom_getattribute_of(tx):
+    def mapped_name(self, tx: Walker, name: str, dunder: str = "__getattribute__") -> str:
+        """The name a `__getattribute__` override (a read) or a `__setattr__` one (a store) maps `name` to
+        through the class's `attribute_map` (a transformers config: `config.num_hidden_layers` is
+        `config.n_layer`; `self.layer_types = [...]` sets `layers_block_type`), as Python runs it."""
+        if name == "attribute_map" or not self.custom_getattribute_of(tx, dunder):
             return name
         for _, klass in tx.project.mro(*tx.project.klass(self.ref or "")):  # type: ignore[misc]
             mapping = klass.class_attrs.get("attribute_map")
