@@ -4896,6 +4896,39 @@ PROGRAMS: dict[str, str] = {
         def run():
             torch.compile(Model(4, gain=0.25))(torch.ones(2, 4))
     """,
+    # blocks whose mixer is of another class: Dynamo's guard tree checks the mixer's type before its
+    # attribute, so the second block's call fails TYPE_MATCH on L['self'].mixer, not the scale's value
+    "mixer_of_another_class": """
+        import torch
+        from torch import nn
+
+
+        class Gated(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.scale = 2
+
+
+        class Plain(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.scale = 3
+
+
+        class Block(nn.Module):
+            def __init__(self, mixer):
+                super().__init__()
+                self.mixer = mixer
+
+            def forward(self, x):
+                return x * self.mixer.scale
+
+
+        def run():
+            x = torch.ones(4)
+            for block in [Block(Gated()), Block(Plain())]:
+                torch.compile(block)(x)
+    """,
 }
 
 # The data files the programs read, written beside them (relative path -> text).

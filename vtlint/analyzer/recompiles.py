@@ -659,6 +659,23 @@ def _children_changed(base: Value | None, current: Value | None, path: list[Any]
     return None
 
 
+def _ancestor_retyped(base: Value | None, current: Value | None, path: list[Any], source: str) -> str | None:
+    """The Source of the first object on the path (not the guarded value itself) whose class differs
+    between the two calls (`L['self'].mixer`, a block's mixer of another kind), or None. Dynamo's guard
+    tree checks an object's type before the guards on its attributes."""
+    spelled = _ROOT.match(source)
+    shown = spelled.group(0) if spelled else source
+    for step in path[:-1]:
+        base, current = _follow(base, [step]), _follow(current, [step])
+        shown += f"[{step!r}]" if isinstance(step, int) or (isinstance(step, str) and step.isdigit()) else f".{step}"
+        if base is None or current is None:
+            return None
+        if step != "_modules" and base.kind == current.kind and base.kind in (V.OBJECT, V.NN_MODULE) \
+                and base.ref and current.ref and base.ref != current.ref:
+            return shown
+    return None
+
+
 def _differs(base: Value, current: Value) -> bool:
     """Whether the guard Dynamo installed for `base` fails for `current`."""
     if base.kind == current.kind == V.CONST and base.known and current.known:
@@ -726,6 +743,12 @@ def _changed_values(wrap: Event, calls: list[Site], pick: Callable[[Site], Value
                                               "Dynamo traces the frame again for it",
                            "compile one model per structure, or expect one compile per model", {"call": number,
                            "once": False}, []).with_(source=None, guard_kind="LENGTH_CHECK", guard=container)]
+        retyped = _ancestor_retyped(pick(first), pick(site), path, wrap.source or "")
+        if retyped is not None:  # an object of another class on the path: its TYPE_MATCH is checked first
+            return [_event(wrap, site, entry, f"called with an object of another class at {retyped}: its "
+                                              "TYPE_MATCH fails, so Dynamo traces the frame again for it",
+                           "expect one compile per class", {"call": number, "once": False}, []).with_(
+                source=retyped, guard_kind="TYPE_MATCH", guard=f"TYPE_MATCH: ___check_type_id({retyped})")]
         current = _follow(pick(site), path)
         changes_in_loop = current is not None and (current.ref or "").startswith("loop:")
         if changes_in_loop and number and current is not None and current.ref == base.ref:
