@@ -821,8 +821,8 @@ class Walker:
         standard library's (trace_rules skips their files), and only when convert_frame's
         `has_tensor_in_frame` holds: an argument is a tensor or a module (or holds one), or the code reads
         torch or a torch module as a global (an argument the walk cannot tell counts as no)."""
-        module = parsed.summary.module
-        if module == "torch" or module.startswith("torch.") or module.split(".")[0] in sys.stdlib_module_names:
+        top = parsed.summary.module.split(".")[0]
+        if top == "torch" or top in sys.stdlib_module_names:
             return False
         if any(comprehensions.has_tensor(value) for value in bound.values()):
             return True
@@ -1435,7 +1435,7 @@ class Walker:
             return found is not None and any("__enter__" in klass.methods for _, klass in self.project.mro(*found))
         node = self.function_node(made)
         summary = node[0].summary.functions.get(node[4]) if node is not None else None
-        return summary is not None and any(d.split("(")[0] in _CONTEXT_MANAGER_DECORATORS for d in summary.decorators)
+        return summary is not None and _makes_context_manager(summary.decorators)
 
     # assignment ----------------------------------------------------------------
     def assign(self, target: cst.BaseExpression, value: Value, act: Act) -> None:
@@ -2091,10 +2091,10 @@ class Walker:
             return None
         self.length_check(seq, act, node)
         self.use(count, act, node)
-        size = len(seq.items) * max(count.value, 0)
-        if size > MAX_ITEMS or not self.allowance.take(size):
+        times = max(count.value, 0)
+        if len(seq.items) * times > MAX_ITEMS or not self.allowance.take(len(seq.items) * times):
             return V.too_large(None, ITEMS, kind=seq.kind)
-        return Value(seq.kind, items=seq.items * max(count.value, 0))
+        return Value(seq.kind, items=seq.items * times)
 
     def compare(self, left: Value, right: Value, op: cst.BaseCompOp, act: Act, node: cst.CSTNode) -> Value:
         if left.ref == right.ref == DATA_PTR and isinstance(op, (cst.Equal, cst.NotEqual)):
@@ -2419,8 +2419,7 @@ class Walker:
                 qualname.rpartition(".")[2] in ("reset_parameters", "_reset_parameters"):
             return V.const(None)  # weight initialization: tensors only, nothing Dynamo guards
         decorators = parsed.summary.functions.get(qualname)
-        if not self.eager and decorators and any(d.split("(")[0] in _CONTEXT_MANAGER_DECORATORS
-                                                 for d in decorators.decorators):
+        if not self.eager and decorators and _makes_context_manager(decorators.decorators):
             return Value(V.OBJECT, ref=breaks.GENERATOR_CONTEXT)  # its body runs when a `with` enters it
         if not self.eager and decorators and any(breaks.is_disabled_decorator(d) for d in decorators.decorators):
             self.graph_break(act, node, breaks.decide_disabled_call(qualname, method=func.bound_self is not None),
@@ -3025,6 +3024,11 @@ def _resource(value: Value, source: Source | None) -> Value:
 
 
 _CONTEXT_MANAGER_DECORATORS = frozenset({"contextlib.contextmanager", "contextmanager"})
+
+
+def _makes_context_manager(decorators: list[str]) -> bool:
+    """A function decorated with contextlib.contextmanager: a call makes a _GeneratorContextManager."""
+    return any(d.split("(")[0] in _CONTEXT_MANAGER_DECORATORS for d in decorators)
 _NN_MODULE_NAMES = frozenset({"nn.Module", "torch.nn.Module", "Module"})
 
 

@@ -257,7 +257,7 @@ class UserDefinedObjectVariable(Value):
         if getter is not None and act is not None and node is not None:
             mark = len(tx.events)
             result = tx.call_user(getter, [], {}, act, node)  # type: ignore[arg-type]
-            if self.custom_getattribute_of(tx) and mark < len(tx.events) and tx.events[mark].action is Action.INLINE:
+            if self.overrides(tx) and mark < len(tx.events) and tx.events[mark].action is Action.INLINE:
                 # read through the class's `__getattribute__`: the getter runs inside it, not at this line
                 tx.drop_event(mark)
             return result
@@ -309,7 +309,8 @@ class UserDefinedObjectVariable(Value):
             return None
         return tx.call_user(method, args, kwargs, act, node)  # type: ignore[arg-type]
 
-    def custom_getattribute_of(self, tx: Walker, dunder: str = "__getattribute__") -> bool:
+    def overrides(self, tx: Walker, dunder: str = "__getattribute__") -> bool:
+        """Whether the object's class (or a base of the project) defines `dunder`."""
         found = tx.project.klass(self.ref or "")
         return found is not None and any(dunder in klass.methods for _, klass in tx.project.mro(*found))
 
@@ -317,7 +318,7 @@ class UserDefinedObjectVariable(Value):
         """The name a `__getattribute__` override (a read) or a `__setattr__` one (a store) maps `name` to
         through the class's `attribute_map` (a transformers config: `config.num_hidden_layers` is
         `config.n_layer`; `self.layer_types = [...]` sets `layers_block_type`), as Python runs it."""
-        if name == "attribute_map" or not self.custom_getattribute_of(tx, dunder):
+        if name == "attribute_map" or not self.overrides(tx, dunder):
             return name
         for _, klass in tx.project.mro(*tx.project.klass(self.ref or "")):  # type: ignore[misc]
             mapping = klass.class_attrs.get("attribute_map")
