@@ -1426,6 +1426,323 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "composite_config_subclass_hook": """
+        import torch
+        from torch import nn
+
+
+        class classproperty(property):
+            def __get__(self, owner_self, owner_cls):
+                return self.fget(owner_cls)
+
+
+        class Spec:
+            def __init__(self, config_class, init_kwargs=None):
+                self.config_class = config_class
+                self.init_kwargs = init_kwargs if init_kwargs is not None else {}
+
+            def create(self, given):
+                if isinstance(given, BaseConfig):
+                    return given
+                if not issubclass(self.config_class, BaseConfig):
+                    raise TypeError("a sub-config's class must be a config")
+                return self.config_class(**(given if given is not None else self.init_kwargs))
+
+
+        class BaseConfig:
+            sub_configs_defaults = {}
+
+            def __init_subclass__(cls, **kwargs):
+                super().__init_subclass__(**kwargs)
+
+                def resolve(spec):
+                    return spec if isinstance(spec, Spec) else Spec(spec)
+
+                if (given := cls.__dict__.get("sub_configs_defaults")) is not None:
+                    cls.sub_configs_defaults = {k: resolve(v) for k, v in given.items()}
+
+            def __init__(self, **kwargs):
+                for key, spec in self.sub_configs_defaults.items():
+                    setattr(self, key, spec.create(kwargs.get(key)))
+
+            @classproperty
+            def sub_configs(cls):
+                return {k: spec.config_class for k, spec in cls.sub_configs_defaults.items()}
+
+
+        class TextConfig(BaseConfig):
+            def __init__(self, layers=1, scale=1.0, **kwargs):
+                self.layers = layers
+                self.scale = scale
+                super().__init__(**kwargs)
+
+
+        class VisionConfig(BaseConfig):
+            def __init__(self, patch=1, **kwargs):
+                self.patch = patch
+                super().__init__(**kwargs)
+
+
+        class CompositeConfig(BaseConfig):
+            sub_configs_defaults = {"text_config": TextConfig, "vision_config": Spec(VisionConfig, {"patch": 2})}
+
+
+        class TextModel(nn.Module):
+            def __init__(self, config):
+                super().__init__()
+                self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in range(config.layers)])
+                self.scale = config.scale
+
+            def forward(self, x):
+                for layer in self.layers:
+                    x = layer(x) * self.scale
+                return x
+
+
+        class Model(nn.Module):
+            def __init__(self, config):
+                super().__init__()
+                self.text = TextModel(config.text_config)
+                self.patch = config.vision_config.patch
+                self.towers = len(config.sub_configs)
+
+            def forward(self, x):
+                return self.text(x) * self.patch + self.towers
+
+
+        def run():
+            model = Model(CompositeConfig(text_config={"layers": 3, "scale": 0.5}))
+            torch.compile(model)(torch.randn(2, 4))
+
+
+        if __name__ == "__main__":
+            run()
+    """,
+    "bare_module_stages": """
+        import torch
+        from torch import nn
+
+
+        class Block(nn.Module):
+            def __init__(self, dim, eps):
+                super().__init__()
+                self.lin = nn.Linear(dim, dim)
+                self.eps = eps
+
+            def forward(self, x):
+                return self.lin(x) + self.eps
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.up = nn.ModuleList()
+                for level in reversed(range(3)):
+                    stage = nn.Module()
+                    stage.block = nn.ModuleList()
+                    for _ in range(2):
+                        stage.block.append(Block(4, 0.5 * (level + 1)))
+                    self.up.insert(0, stage)
+
+            def forward(self, x):
+                for level in reversed(range(3)):
+                    stage = self.up[level]
+                    for block in stage.block:
+                        x = block(x)
+                return x
+
+
+        def run():
+            torch.compile(Net())(torch.randn(2, 4))
+
+
+        if __name__ == "__main__":
+            run()
+    """,
+    "optional_dependency_decorator": """
+        import functools
+        import importlib.util
+
+        import torch
+        from torch import nn
+
+
+        def _is_package_available(name):
+            exists = importlib.util.find_spec(name) is not None
+            return exists, ("1.0" if exists else "N/A")
+
+
+        _fancy_available, _fancy_version = _is_package_available("a_package_nobody_installed")
+        _torch_available, _torch_version = _is_package_available("torch")
+
+
+        def hooked(method):
+            if not _fancy_available:
+                return method
+
+            @functools.wraps(method)
+            def wrapper(self, *args, **kwargs):
+                return method(self, *args, **kwargs)
+
+            return wrapper
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(4, 4)
+
+            @hooked
+            def encode(self, x):
+                return self.lin(x)
+
+            def forward(self, x):
+                if _torch_available:
+                    x = x + 1
+                return self.encode(x)
+
+
+        def run():
+            torch.compile(Net())(torch.randn(2, 4))
+
+
+        if __name__ == "__main__":
+            run()
+    """,
+    "config_class_from_annotation": """
+        import inspect
+
+        import torch
+        from torch import nn
+
+
+        class Config:
+            layers = 2
+
+
+        class TextConfig:
+            layers = 1
+
+
+        class PreTrained(nn.Module):
+            config_class = None
+
+            def __init_subclass__(cls, **kwargs):
+                super().__init_subclass__(**kwargs)
+                own = inspect.get_annotations(cls).get("config", None)
+                if cls.__dict__.get("config_class") is None and own is not None:
+                    cls.config_class = own
+
+
+        class Block(nn.Module):
+            def __init__(self, eps):
+                super().__init__()
+                self.eps = eps
+
+            def forward(self, x):
+                return x + self.eps
+
+
+        class Net(PreTrained):
+            config: Config
+
+            def __init__(self):
+                super().__init__()
+                chosen = TextConfig if type(self).config_class == TextConfig else self.config_class
+                self.layers = nn.ModuleList([Block(0.5 * i) for i in range(chosen.layers)])
+
+            def forward(self, x):
+                for layer in self.layers:
+                    x = layer(x)
+                return x
+
+
+        def run():
+            torch.compile(Net())(torch.randn(2, 4))
+
+
+        if __name__ == "__main__":
+            run()
+    """,
+    "dataclass_output_fields": """
+        import dataclasses
+        from dataclasses import dataclass
+
+        import torch
+        from torch import nn
+
+
+        class Base:
+            def __init__(self, *args, **kwargs):
+                self.hidden = None
+
+
+        @dataclass
+        class Out(Base):
+            hidden: object = None
+            extra: object = None
+
+            def __post_init__(self):
+                names = [f.name for f in dataclasses.fields(self)]
+                others_none = all(self.__dict__.get(n) is None for n in names[1:])
+                self.only_tensor = others_none and str(type(self.hidden)) == "<class 'torch.Tensor'>"
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(4, 4)
+                self.a = 0.5
+                self.b = 2.0
+
+            def forward(self, x):
+                out = Out(hidden=self.lin(x))
+                if out.hidden is None:
+                    return x
+                if out.only_tensor:
+                    return out.hidden * self.a
+                return out.hidden * self.b
+
+
+        def run():
+            torch.compile(Net())(torch.randn(2, 4))
+
+
+        if __name__ == "__main__":
+            run()
+    """,
+    "module_flag_from_metadata": """
+        import importlib.metadata
+        import importlib.util
+
+        import torch
+        from torch import nn
+
+        _torch_version = importlib.metadata.version("torch")
+        _HAS_MODERN_TORCH = False
+        if importlib.util.find_spec("torch") is not None and int(_torch_version.split(".")[0]) >= 2:
+            _HAS_MODERN_TORCH = True
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.a = 0.5
+                self.b = 2.0
+
+            def forward(self, x):
+                if _HAS_MODERN_TORCH:
+                    return x * self.a
+                return x * self.b
+
+
+        def run():
+            torch.compile(Net())(torch.randn(2, 4))
+
+
+        if __name__ == "__main__":
+            run()
+    """,
     "init_subclass_rewrap": """
         from functools import wraps
         import torch

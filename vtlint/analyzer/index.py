@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib.machinery
 import re
 import sys
 import sysconfig
@@ -133,6 +134,40 @@ def _library_file(roots: tuple[tuple[str, int], ...], parts: tuple[str, ...]) ->
         for candidate in (base.with_suffix(".py"), base / "__init__.py"):
             if candidate.is_file():
                 return candidate
+    return None
+
+
+@functools.lru_cache(maxsize=1024)
+def _finds(roots: tuple[tuple[str, int], ...], name: str) -> bool | None:
+    """Whether the import system finds top-level module `name` on the library roots (a package, a module,
+    an extension, a namespace package), looked up on disk without importing it; None where an editable
+    install's finder, which only the running interpreter consults, names it."""
+    if importlib.machinery.PathFinder.find_spec(name, [root for root, _ in roots]) is not None:
+        return True
+    for root, _ in roots:
+        for finder in Path(root).glob("__editable__*finder.py"):
+            try:
+                text = read_text(finder, MAX_SOURCE_BYTES, errors="replace")
+            except OSError:
+                return None
+            if f"'{name}'" in text or f'"{name}"' in text:
+                return None
+    return False
+
+
+@functools.lru_cache(maxsize=256)
+def _distribution_version(roots: tuple[tuple[str, int], ...], normalized: str) -> str | None:
+    for root, _ in roots:
+        for info in Path(root).glob("*.dist-info"):
+            if re.sub(r"[-_.]+", "_", info.name.removesuffix(".dist-info").rpartition("-")[0]).lower() != normalized:
+                continue
+            try:
+                lines = read_text(info / "METADATA", MAX_SOURCE_BYTES, errors="replace").splitlines()
+            except OSError:
+                continue
+            found = next((line.partition(":")[2].strip() for line in lines if line.startswith("Version:")), None)
+            if found:
+                return found
     return None
 
 
@@ -320,6 +355,20 @@ class Project:
 
     def library_module(self, name: str) -> ModuleSummary | None:
         return self._library_module(name.split("."))
+
+    def installed(self, name: str) -> bool | None:
+        """What `importlib.util.find_spec(name)` answers for a top-level module (an optional dependency's
+        check): the standard library's, or one on the library roots; None where the roots cannot tell."""
+        if name in sys.stdlib_module_names or name in sys.builtin_module_names:
+            return True
+        if not self._roots_key or not name.isidentifier():
+            return None
+        return _finds(self._roots_key, name)
+
+    def installed_version(self, name: str) -> str | None:
+        """What `importlib.metadata.version(name)` answers: the `Version:` of the distribution's metadata
+        on the library roots, or None where none is found."""
+        return _distribution_version(self._roots_key, re.sub(r"[-_.]+", "_", name).lower())
 
     def is_torch_module(self, dotted: str) -> bool:
         """Whether `dotted` names torch or one of its modules (not a class or function of one)."""

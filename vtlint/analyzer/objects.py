@@ -207,9 +207,10 @@ class ObjectModel:
                     continue
                 attrs[name] = self.walker.materialize(lit, mod, None, None) if lit.kind != V.NAME else V.unknown()
                 attrs[name].confidence = lit.confidence if lit.confidence != "high" else attrs[name].confidence
-            if is_dataclass_like(self.project, mod, klass):
-                for name, lit in klass.class_attrs.items():
-                    attrs[name] = self._field_default(lit, mod)
+            if is_dataclass_like(self.project, mod, klass):  # its fields; other class attributes stay the class's
+                for name in klass.fields:
+                    if name in klass.class_attrs:
+                        attrs[name] = self._field_default(klass.class_attrs[name], mod)
         return attrs
 
     def _field_default(self, lit: Value, summary: ModuleSummary) -> Value:

@@ -397,6 +397,13 @@ class _Summarizer(cst.CSTVisitor):
         if self.scope:
             return
         for target in node.targets:
+            if isinstance(target.target, (cst.Tuple, cst.List)):
+                # `_npu_available, _npu_version = _is_package_available("torch_npu")`: bound, to values the
+                # summary does not hold (the import runs the statement: `has_effects`)
+                for element in target.target.elements:
+                    if isinstance(element.value, cst.Name):
+                        self._global(element.value.value, V.unknown())
+                continue
             if not isinstance(target.target, cst.Name):
                 continue
             if isinstance(node.value, cst.Lambda):  # `square = lambda t: t * t`: a function Dynamo inlines
@@ -556,6 +563,8 @@ def has_effects(stmt: cst.BaseStatement, imports: dict[str, str]) -> bool:
     if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
         return any(isinstance(d.decorator, cst.Call) and not pure_decorator(d.decorator, imports)
                    for d in stmt.decorators)
+    if isinstance(stmt, cst.If):
+        return _sets_flag(stmt)  # `if is_torch_available(): _is_torch_available = True`: which ran is the import's
     if not isinstance(stmt, cst.SimpleStatementLine):
         return False
     for small in stmt.body:
@@ -567,7 +576,23 @@ def has_effects(stmt: cst.BaseStatement, imports: dict[str, str]) -> bool:
         if isinstance(small, (cst.Assign, cst.AnnAssign)) and small.value is not None \
                 and _computed(small.value):
             return True  # a value the summary cannot hold as written: run at import, as Python does
+        if isinstance(small, cst.Assign) and isinstance(small.value, cst.Call) and any(
+                isinstance(t.target, (cst.Tuple, cst.List)) for t in small.targets):
+            return True  # `_available, _version = _is_package_available("accelerate")`: unpacked at import
     return False
+
+
+def _sets_flag(stmt: cst.If) -> bool:
+    """A module-level `if` whose branches bind names (a flag set where a check passes)."""
+    branches: list[cst.BaseSuite] = [stmt.body]
+    orelse = stmt.orelse
+    while orelse is not None:
+        branches.append(orelse.body)
+        orelse = orelse.orelse if isinstance(orelse, cst.If) else None
+    return any(isinstance(small, (cst.Assign, cst.AnnAssign)) and all(
+        isinstance(t.target, cst.Name) for t in (small.targets if isinstance(small, cst.Assign) else [small]))
+               for branch in branches if isinstance(branch, cst.IndentedBlock)
+               for line in branch.body if isinstance(line, cst.SimpleStatementLine) for small in line.body)
 
 
 def _computed(node: cst.BaseExpression) -> bool:

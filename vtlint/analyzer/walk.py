@@ -61,7 +61,7 @@ from vtlint.analyzer.summary import (
 )
 from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
-from vtlint.analyzer.variables import data_files, sets
+from vtlint.analyzer.variables import data_files, sets, versions
 from vtlint.analyzer.variables.builtin import BUILTIN_NAMES, FAKE_ID
 from vtlint.analyzer.variables.config_text import PARSERS
 from vtlint.analyzer.variables.dicts import dict_of, set_item
@@ -376,6 +376,9 @@ class Walker:
         # entries of its `__dict__` that come before the class body's own
         self.class_stores: dict[str, dict[str, Value]] = {}
         self.decorated: set[str] = set()  # classes whose decorators the walk has applied
+        self.created: set[str] = set()  # classes whose bases' `__init_subclass__` the walk has run
+        # (id of a decorated def, decorator index) -> whether the decorator handed the function back unchanged
+        self.unwrapped: dict[tuple[int, int], bool] = {}
         self.resolving: set[str] = set()  # imported names being resolved
         # entries eager code compiles: their options, and where (display, line) the compile is
         self.discovered: dict[tuple[str, str], tuple[dict[str, Any], str, int]] = {}
@@ -1005,9 +1008,13 @@ class Walker:
                 self.call(made, [value], {}, act, written)
 
     def class_dict(self, summary: ModuleSummary, cls: ClassSummary) -> dict[str, Value]:
-        """What the class's decorators set on it (`cls.forward = forward`), applied the first time the
-        walk looks into the class, as its module's import would have: they come before the body's own."""
+        """What creating the class set on it, done the first time the walk looks into the class, as its
+        module's import would have: a base's `__init_subclass__` (`cls.sub_configs_defaults = {...}`), then
+        the class's decorators (`cls.forward = forward`). Those entries come before the body's own."""
         ref = qualified(summary, cls.qualname)
+        if ref not in self.created:
+            self.created.add(ref)
+            self._init_subclass(summary, cls, ref)
         if ref not in self.decorated and cls.decorators:
             self.decorated.add(ref)
             parsed = self.project.parsed(summary.display)
@@ -1015,6 +1022,22 @@ class Walker:
             if parsed is not None and node is not None:
                 self._decorate_eagerly(parsed, node, Value(V.CLASS, ref=ref))
         return self.class_stores.get(ref) or {}
+
+    def _init_subclass(self, summary: ModuleSummary, cls: ClassSummary, ref: str) -> None:
+        """`type.__new__` calls the first base's `__init_subclass__` with the new class (an implicit
+        class method): what it stores on `cls` is the class's."""
+        parsed = self.project.parsed(summary.display)
+        node = parsed.classes.get(cls.qualname) if parsed is not None else None
+        hook = next((qualified(mod, f"{base.qualname}.__init_subclass__") for mod, base in
+                     self.project.mro(summary, cls)[1:] if "__init_subclass__" in base.methods), None)
+        if parsed is None or node is None or hook is None:
+            return
+        act = Act(parsed, MODULE_FRAME, dict(self.module_envs.get(parsed.summary.display, {})))
+        with self._outside_trace():
+            try:
+                self.call(Value(V.FUNC, ref=hook, bound_self=Value(V.CLASS, ref=ref)), [], {}, act, node)
+            except WalkAborted[:-1]:  # what ran before the walk stopped is the class as far as it got
+                pass
 
     def _decorate_eagerly(self, parsed: Parsed, node: cst.ClassDef, value: Value) -> None:
         act = Act(parsed, MODULE_FRAME, dict(self.module_envs.get(parsed.summary.display, {})))
@@ -2191,7 +2214,9 @@ class Walker:
         if key in self.global_objects:  # the one object, as the import, or the frame's caller, left it
             return _first_reach(self, self.global_objects[key], source)
         if executed is not None and name in executed:
-            return executed[name]  # the module's namespace as its top level (walked eagerly) left it
+            value = executed[name]  # the module's namespace as its top level (walked eagerly) left it
+            # (a flag its import set, `if is_torch_available(): _is_torch_available = True`, read by its Source)
+            return value.with_(source=source) if value.kind == V.CONST and value.source is None else value
         if name in summary.globals:
             value = self.materialize(summary.globals[name], summary, source, act)
             if name in summary.reassigned and value.kind == V.CONST:
@@ -2255,8 +2280,9 @@ class Walker:
             # VariableTracker of its first access, and reads its dtypes through that Source (the
             # first access by the user's code: torch.nn's own modules are not counted, measured)
             owner = source.parent if isinstance(source, AttrSource) else None
-            if (isinstance(owner, ImportedModuleSource) and owner.module.startswith("torch.")) or self.uncertain:
-                source = self.module_sources.get(name, source)  # a guessed path is no first access
+            if (isinstance(owner, ImportedModuleSource) and owner.module.startswith("torch.")) or self.uncertain \
+                    or self.eager:
+                source = self.module_sources.get(name, source)  # a guessed path (or no trace) is no first access
             else:
                 source = self.module_sources.setdefault(name, source)
         return Value(V.LIB, ref=name, source=source)
@@ -2415,6 +2441,8 @@ class Walker:
                         cells={k: V.snapshot(closure[k], memo=memo) for k in _names_read(fn) if k in closure})
             self.recorded.append(((parsed.summary.display, qualname), site))
             return self._compiled_result(fn, func.bound_self)
+        if self.eager and f"{parsed.summary.module}.{qualname}" in versions.PARSERS:
+            return versions.parsed_version(args)  # `version.parse(torch_version)`: compared, not walked
         if self.eager and parsed.summary.module.startswith("torch.nn.") and \
                 qualname.rpartition(".")[2] in ("reset_parameters", "_reset_parameters"):
             return V.const(None)  # weight initialization: tensors only, nothing Dynamo guards
@@ -2472,7 +2500,7 @@ class Walker:
             # (torch.nn's own forwards are not the user's news; the root frame's own decorator chain is no call)
             self.emit(Action.INLINE, act, node, callee=self.callee_name(parsed, code_name), variable_tracker=V.FUNC,
                       detail={"qualname": qualname})
-        if func.source is not None:
+        if func.source is not None and not self.eager:
             # one function object, however it is reached (the forward of every MultiheadAttention
             # layer): Dynamo reuses the VariableTracker it built first, so its defaults keep that Source
             first = self.function_sources.setdefault(key, func.source)
@@ -2640,6 +2668,9 @@ class Walker:
             qual = f"{qual}.<locals>.{wrapper.name.value}"
             # reached through the wrapper's closure cell: no Source of ours (its defaults are not guarded as ours)
             original = func.with_(bound_self=None, source=None, attrs={**func.attrs, "decorators_applied": index + 1})
+            if not factory and _returns_param(level, params[0].name.value) and \
+                    self._returns_unwrapped(dparsed, value, original, dec.decorator, (id(fn), index)):
+                return self.decorator_wrapper(parsed, fn, original)  # `if not is_accelerate_available(): return method`
             key = f"local:{id(wrapper)}:{id(fn)}:{index}"
             self.local_funcs[key] = (dparsed, wrapper, {params[0].name.value: original}, None)
             self.local_names[key] = qual
@@ -2647,6 +2678,21 @@ class Walker:
             return Value(V.FUNC, ref=key, attrs={FRAME_DEFAULTS: func.attrs[FRAME_DEFAULTS]}
                          if FRAME_DEFAULTS in func.attrs else {})
         return None
+
+    def _returns_unwrapped(self, parsed: Parsed, decorator: Value, original: Value, node: cst.BaseExpression,
+                           key: tuple[int, int]) -> bool:
+        """Whether a decorator that may hand the function back unchanged does so, run as the import runs
+        it (`apply_forward_hook` returns `method` itself where accelerate is not installed); once per
+        decorated function."""
+        if key not in self.unwrapped:
+            act = Act(parsed, MODULE_FRAME, dict(self.module_envs.get(parsed.summary.display, {})))
+            with self._outside_trace():
+                try:
+                    made = self.call(decorator, [original], {}, act, node)  # type: ignore[arg-type]
+                except WalkAborted[:-1]:
+                    made = V.unknown()
+            self.unwrapped[key] = made.kind == V.FUNC and made.ref == original.ref
+        return self.unwrapped[key]
 
     def wrapped_function(self, fn: cst.FunctionDef, qualname: str,
                          closure: dict[str, Value]) -> tuple[Parsed, cst.FunctionDef, str] | None:
@@ -2657,7 +2703,10 @@ class Walker:
         for _ in range(MAX_DEPTH):
             if not passes_on(fn, qualname):
                 return found
-            inner = [value for value in closure.values() if value.kind == V.FUNC]
+            # the function of its closure it calls by name (`forward(self, *args, **kwargs)`), as the runtime
+            # links a wrapper's frame; one it looks up and calls under another name is a frame of its own
+            called = _names_called(fn)
+            inner = [value for name, value in closure.items() if value.kind == V.FUNC and name in called]
             node = self.function_node(inner[0]) if len(inner) == 1 else None
             if node is None or not isinstance(node[1], cst.FunctionDef):
                 return None
@@ -2854,6 +2903,22 @@ class _NamesRead:
         return False
 
 
+class _NamesCalled:
+    def __init__(self) -> None:
+        self.found: set[str] = set()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Name):
+            self.found.add(node.func.value)
+
+
+def _names_called(fn: cst.FunctionDef) -> set[str]:
+    """The names a function's code calls (`func(*args, **kwargs)`)."""
+    names = _NamesCalled()
+    visit(fn.body, names)
+    return names.found
+
+
 def _names_read(fn: cst.CSTNode) -> set[str]:
     """The names a function's code mentions: of those its closure holds, its free variables."""
     names = _NamesRead()
@@ -2885,7 +2950,8 @@ def _identity(left: Value, right: Value) -> bool | None:
         return False if owner == other_owner and not {name, other} & DTYPE_NAMES.keys() else None
     if V.CONST in (left.kind, right.kind):
         other, const = (right, left) if left.kind == V.CONST else (left, right)
-        if const.known and const.value is None and other.kind in (V.TENSOR, V.OBJECT, V.NN_MODULE, V.LIST, V.TUPLE):
+        if const.known and const.value is None and other.kind in (V.TENSOR, V.OBJECT, V.NN_MODULE, V.LIST, V.TUPLE,
+                                                                  V.DICT, V.SET, V.CLASS, V.FUNC, V.RANGE):
             return False
     return None
 
@@ -3131,6 +3197,24 @@ def _is_decorator(fn: cst.FunctionDef) -> bool:
     params = positional_params(fn)
     return len(params) == 1 and not isinstance(fn.params.star_arg, cst.Param) and fn.params.star_kwarg is None \
         and _returned_def(fn) is not None
+
+
+def _returns_param(fn: cst.FunctionDef, param: str) -> bool:
+    """Whether a decorator has a path that returns the function it was given (`return method`)."""
+    found = _ReturnsName(param)
+    visit(fn.body, found)
+    return found.seen
+
+
+class _ReturnsName:
+    def __init__(self, name: str) -> None:
+        self.name, self.seen = name, False
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        return False  # a nested def's returns are its own
+
+    def visit_Return(self, node: cst.Return) -> None:
+        self.seen |= isinstance(node.value, cst.Name) and node.value.value == self.name
 
 
 def _returned_def(fn: cst.FunctionDef) -> cst.FunctionDef | None:

@@ -18,7 +18,7 @@ from vtlint.analyzer.variables.dicts import dict_of
 from vtlint.analyzer.variables.functions import UserFunctionVariable
 from vtlint.analyzer.variables.lists import NONEMPTY, check_sort_keys, too_long
 from vtlint.analyzer.variables.nn_module import set_child
-from vtlint.analyzer.variables.tensor import SIZE
+from vtlint.analyzer.variables.tensor import NDARRAY, SIZE
 from vtlint.analyzer.variables.user_defined import UserDefinedObjectVariable
 
 if TYPE_CHECKING:
@@ -73,6 +73,8 @@ class BuiltinVariable(Value):
             return _len(tx, args[0], act, node)
         if name == "type" and len(args) == 1 and args[0].kind in (V.OBJECT, V.NN_MODULE) and args[0].ref:
             return _type_of(tx, args[0])
+        if name == "type" and len(args) == 1 and args[0].kind == V.TENSOR and NDARRAY not in args[0].attrs:
+            return Value(V.LIB, ref="torch.Tensor")  # a TensorVariable's python_type
         if name == "range":
             return _range(tx, args, act, node)
         if name == "sorted" and args:
@@ -83,6 +85,8 @@ class BuiltinVariable(Value):
             return _map(tx, name, args, act, node)
         if name == "isinstance":
             return _isinstance(tx, args)
+        if name == "issubclass":
+            return _issubclass(tx, args)
         if name in ("any", "all") and len(args) == 1 and not kwargs:
             return _any_all(tx, name == "any", args[0], act, node)
         if name == "setattr" and tx.eager and len(args) == 3 and args[1].known and isinstance(args[1].value, str) \
@@ -118,7 +122,8 @@ class BuiltinVariable(Value):
                 return Value(V.TENSOR)
             if all(i.kind == V.CONST and i.known for i in args[0].items):
                 return V.compute(sum, [i.value for i in args[0].items])
-        if name == "str" and len(args) == 1 and args[0].kind == V.CLASS and args[0].ref:
+        if name == "str" and len(args) == 1 and args[0].ref and (
+                args[0].kind == V.CLASS or (args[0].kind == V.LIB and args[0].ref == "torch.Tensor")):
             return V.const(f"<class '{args[0].ref}'>")  # `str(model.__class__)`: a registry's key
         if name in ("int", "float", "bool", "str"):
             return Value(V.CONST, pytype=name)  # its value unknown, its type certain
@@ -194,6 +199,19 @@ def _tensor_isinstance(value: Value, wanted: list[Value]) -> bool | None:
     return False if value.kind in _NOT_TENSORS and (value.kind != V.CONST or value.pytype) else None
 
 
+def _class_isinstance(tx: Walker, value: Value, wanted: list[Value]) -> bool | None:
+    """`isinstance(spec_or_config, SubConfigSpec)` of a class: an instance of its metaclass only, so of
+    none of the project's classes that are not metaclasses."""
+    if value.kind != V.CLASS or not value.ref or not wanted:
+        return None
+    for w in wanted:
+        found = tx.project.klass(w.ref or "") if w.kind == V.CLASS else None
+        if found is None or any(b.rpartition(".")[2] in ("type", "ABCMeta", "EnumMeta", "EnumType")
+                                for b in tx.project.external_bases(*found)):
+            return None
+    return False
+
+
 def _isinstance(tx: Walker, args: list[Value]) -> Value:
     """`isinstance(m, nn.Linear)` on an object whose class the walk knows: its MRO decides (a constant,
     as Dynamo folds it); so do builtin types of a value whose type is known (`isinstance(value, dict)`);
@@ -203,11 +221,26 @@ def _isinstance(tx: Walker, args: list[Value]) -> Value:
         return V.const(answer)
     if len(args) == 2 and (answer := _tensor_isinstance(args[0], wanted)) is not None:
         return V.const(answer)
+    if len(args) == 2 and (answer := _class_isinstance(tx, args[0], wanted)) is not None:
+        return V.const(answer)
     if len(args) != 2 or args[0].kind not in (V.NN_MODULE, V.OBJECT) or not args[0].ref:
         return Value(V.CONST, pytype="bool")
-    answers = [tx.objects.is_subclass(args[0].ref, w.ref) if w.ref and w.kind in (V.CLASS, V.LIB) else None
+    return _derives(tx, args[0].ref, wanted)
+
+
+def _issubclass(tx: Walker, args: list[Value]) -> Value:
+    """`issubclass(self.config_class, PreTrainedConfig)` of a class the walk knows: its MRO decides."""
+    if len(args) != 2 or args[0].kind != V.CLASS or not args[0].ref:
+        return Value(V.CONST, pytype="bool")
+    return _derives(tx, args[0].ref, args[1].items if args[1].kind == V.TUPLE and args[1].items is not None
+                    else args[1:])
+
+
+def _derives(tx: Walker, ref: str, wanted: list[Value]) -> Value:
+    """Whether class `ref` derives from one of `wanted`: a constant where the walk reads every class."""
+    answers = [tx.objects.is_subclass(ref, w.ref) if w.ref and w.kind in (V.CLASS, V.LIB) else None
                for w in wanted]
-    found = tx.objects.resolve_class(args[0].ref)
+    found = tx.objects.resolve_class(ref)
     if None in answers or found is None:
         return Value(V.CONST, pytype="bool")
     if any(answers):

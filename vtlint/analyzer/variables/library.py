@@ -25,8 +25,8 @@ from vtlint.analyzer.variables.optimizer import call_base
 from vtlint.analyzer.variables.shapes import data_dependent, values_of
 from vtlint.analyzer.variables.tensor import (
     DTYPE_NAMES,
-    NDARRAY,
     MARKS,
+    NDARRAY,
     created,
     grad_of,
     is_floating,
@@ -35,7 +35,7 @@ from vtlint.analyzer.variables.tensor import (
     size_of_tensor,
     tensor,
 )
-from vtlint.analyzer.variables.user_defined import field_names, fill_dict_storage, in_instance_dict
+from vtlint.analyzer.variables.user_defined import field_names, fill_dict_storage, in_instance_dict, is_dataclass_like
 from vtlint.trace import Action
 
 if TYPE_CHECKING:
@@ -167,7 +167,8 @@ class LibraryVariable(Value):
             done = receiver.call_method(tx, self.ref.rpartition(".")[2], args, kwargs, act, node)
             if done is not None:
                 return done
-        if is_torch_nn_class(self.ref):
+        if is_torch_nn_class(self.ref) or (self.ref in MODULE_CLASS and not args and not kwargs):
+            # (`stage = nn.Module()`: a bare module that holds the submodules set on it next)
             return tx.objects.instantiate(self.ref, args, kwargs, None)
         if self.ref in PARSER_CLASSES and tx.eager:
             return new_parser()
@@ -225,6 +226,17 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return mark(MARKS[name], args)
     if tx.eager and name == "importlib.import_module" and args:
         return _imported(tx, args[0], kwargs.get("package") or (args[1] if len(args) > 1 else V.const(None)))
+    if tx.eager and name == "importlib.util.find_spec" and args and args[0].known and isinstance(args[0].value, str):
+        found = tx.project.installed(args[0].value)  # an optional dependency's check: the installed packages say
+        return V.unknown() if found is None else Value(V.OBJECT, pytype=MODULE_SPEC) if found else V.const(None)
+    if name == "dataclasses.fields" and len(args) == 1 and not kwargs:
+        return _dataclass_fields(tx, args[0])
+    if tx.eager and name in ("importlib.metadata.version", "importlib_metadata.version") and len(args) == 1 \
+            and args[0].known and isinstance(args[0].value, str):
+        found = tx.project.installed_version(args[0].value)  # the installed distribution's metadata
+        return V.const(found) if found is not None else V.unknown()
+    if tx.eager and name == "inspect.get_annotations" and len(args) == 1 and not kwargs:
+        return _annotations(tx, args[0])
     if tx.eager and name == "sys.modules.get" and args:
         return _imported(tx, args[0], V.const(None))  # `sys.modules.get(cls.__module__)`: the module, imported
     if tx.eager and name == "inspect.getsource" and args:
@@ -464,6 +476,46 @@ def _imported(tx: Walker, name: Value, package: Value) -> Value:
     return Value(V.LIB, ref=wanted) if found is not None and not found[1] else V.unknown()
 
 
+def _dataclass_fields(tx: Walker, value: Value) -> Value:
+    """`dataclasses.fields(self)` of a dataclass of the project: its fields in order, each a `Field` with
+    its `name` and `default` (`MISSING` where it has none), as a `ModelOutput.__post_init__` reads them."""
+    found = tx.project.klass(value.ref or "") if value.kind in (V.OBJECT, V.CLASS) else None
+    if found is None or not is_dataclass_like(tx.project, *found):
+        return V.unknown()
+    missing = Value(V.LIB, ref="dataclasses.MISSING")
+    made = []
+    for name in field_names(tx.project, *found):
+        default = next((tx.materialize(klass.class_attrs[name], mod, None, None)
+                        for mod, klass in tx.project.mro(*found) if name in klass.class_attrs), missing)
+        made.append(Value(V.NAMESPACE, attrs={"name": V.const(name), "default": default,
+                                               "default_factory": missing}))
+    return Value(V.TUPLE, items=made)
+
+
+def _annotations(tx: Walker, value: Value) -> Value:
+    """`inspect.get_annotations(cls)` run eagerly (transformers' `config: LlamaConfig` decides a model's
+    `config_class`): the class body's own annotations, evaluated in its module (strings under
+    `from __future__ import annotations`)."""
+    from vtlint.analyzer.walk import MODULE_FRAME, Act  # the walk imports this module
+
+    found = tx.project.klass(value.ref or "") if value.kind == V.CLASS else None
+    parsed = tx.project.parsed(found[0].display) if found is not None else None
+    node = parsed.classes.get(found[1].qualname) if parsed is not None and found is not None else None
+    if parsed is None or node is None or not isinstance(node.body, cst.IndentedBlock):
+        return V.unknown()
+    deferred = parsed.summary.imports.get("annotations") == "__future__.annotations"
+    act = Act(parsed, MODULE_FRAME, dict(tx.module_envs.get(parsed.summary.display, {})))
+    names, found_types = [], []
+    for stmt in node.body.body:
+        for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                names.append(small.target.value)
+                written = small.annotation.annotation
+                found_types.append(V.const(parsed.module.code_for_node(written)) if deferred
+                                   else tx.expr(written, act))
+    return Value(V.DICT, keys=names, items=found_types)
+
+
 def _source_of(tx: Walker, value: Value) -> Value:
     """`inspect.getsource(module)` run eagerly (transformers reads a model's module for a decorator's name to
     decide what it may set): the module's text, as the walk read it from disk."""
@@ -513,6 +565,10 @@ def instance_of(name: str, receiver: Value | None) -> Value:
 
 
 MAX_REPEAT = 64  # `itertools.repeat(x, n)` unrolled up to n items
+
+
+MODULE_SPEC = "importlib.machinery.ModuleSpec"  # what `find_spec` returns for a module it finds
+MODULE_CLASS = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
 
 
 def is_torch_nn_class(ref: str) -> bool:

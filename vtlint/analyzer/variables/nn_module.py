@@ -11,8 +11,12 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.objects import MAPPING_CONTAINERS, children, container_items, container_kind, container_of
 from vtlint.analyzer.sources import ModuleChildSource, Source, attr_source
 from vtlint.analyzer.values import Value
-from vtlint.analyzer.variables.user_defined import (EAGER_MODULE_METHODS, MODULE_METHODS, TRACED_MODULE_METHODS,
-                                                    UserDefinedObjectVariable)
+from vtlint.analyzer.variables.user_defined import (
+    EAGER_MODULE_METHODS,
+    MODULE_METHODS,
+    TRACED_MODULE_METHODS,
+    UserDefinedObjectVariable,
+)
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -49,6 +53,10 @@ class NNModuleVariable(UserDefinedObjectVariable):
             return Value(V.DICT, keys=[], items=[])
         if self.ref and tx.project.klass(self.ref):
             return super().var_getattr(tx, name, act, node)
+        child = self.attrs.get(name)
+        if child is not None and child.kind == V.NN_MODULE:
+            # `stage = nn.Module(); stage.block = nn.ModuleList()`: a submodule set on a bare module
+            return child.with_(source=ModuleChildSource(self.source, name)) if self.source is not None else child
         # a torch.nn module whose class the walk cannot read: parameters are tensors, calls graph nodes
         if name in ("weight", "bias"):
             return Value(V.TENSOR, source=attr_source(self.source, name))
@@ -141,6 +149,10 @@ class NNModuleVariable(UserDefinedObjectVariable):
                 self.items = [*self.items, args[0]]
             elif method == "extend" and args and args[0].kind in (V.LIST, V.TUPLE, V.NN_MODULE):
                 self.items = [*self.items, *args[0].items] if args[0].items is not None else None
+            elif method == "insert" and len(args) == 2 and args[0].known and isinstance(args[0].value, int):
+                items = list(self.items)  # `self.up.insert(0, stage)`: list.insert's own placement
+                items.insert(args[0].value, args[1])
+                self.items = items
             else:
                 self.items = None
         elif method == "update" and self.keys is not None and args and args[0].kind == V.DICT:

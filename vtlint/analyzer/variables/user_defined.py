@@ -12,6 +12,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.sources import AttrSource, ModuleChildSource, NNModuleSource, Source, TypeAttrSource, attr_source
 from vtlint.analyzer.summary import MODELLED_DECORATORS, ClassSummary, ModuleSummary
 from vtlint.analyzer.values import Value
+from vtlint.analyzer.variables import versions
 from vtlint.analyzer.variables.dicts import dict_of
 from vtlint.analyzer.variables.functions import AUTOGRAD_FUNCTION_BASES
 from vtlint.analyzer.variables.optimizer import base_method, eager_step, is_optimizer, read_param_groups
@@ -60,6 +61,8 @@ def init_of(tx: Walker, summary: ModuleSummary, cls: ClassSummary) -> str | None
             return stored.ref
         if "__init__" in klass.methods:
             return qualified(mod, f"{klass.qualname}.__init__")
+        if is_dataclass(klass):  # `@dataclass` generated one on the class itself, before a base's
+            return None
     return tx.objects.builtin_method(summary, cls, "__init__")
 
 
@@ -174,6 +177,8 @@ class UserDefinedClassVariable(Value):
             return V.const(text).with_(source=attr_source(self.source, name))
         if name == "__module__" and summary.module:  # `sys.modules.get(cls.__module__)`
             return V.const(summary.module).with_(source=attr_source(self.source, name))
+        if name == "__dict__":  # `cls.__dict__.get("config_class")`: what the class itself defines
+            return own_namespace(tx, summary, cls)
         external = tx.project.external_bases(summary, cls)
         if name == "apply" and AUTOGRAD_FUNCTION_BASES.intersection(external):
             return Value(V.AUTOGRAD_APPLY, ref=self.ref)
@@ -184,6 +189,9 @@ class UserDefinedClassVariable(Value):
             if stored is not None:
                 return stored
             if name in klass.methods:
+                got = descriptor_get(tx, mod, klass, name, V.const(None), self, act, node)
+                if got is not None:
+                    return got
                 method = Value(V.FUNC, ref=qualified(mod, f"{klass.qualname}.{name}"))
                 return method.with_(bound_self=self) if method_kind(mod, klass, name) == "classmethod" else method
             if name in klass.class_attrs:
@@ -197,6 +205,8 @@ class UserDefinedClassVariable(Value):
         if not self.ref:  # a class the frame defined: an object of it (its `__init__` not walked)
             return Value(V.OBJECT, attrs={V.FRAME_CLASS: self.attrs[V.FRAME_CLASS]}) if V.FRAME_CLASS in self.attrs \
                 else V.unknown()
+        if tx.eager and self.ref in versions.PARSERS:
+            return versions.parsed_version(args)  # `Version("2.6.0")`: a constant that compares as it does
         found = tx.project.klass(self.ref)
         if found is None or tx.project.is_nn_module(*found):
             return tx.objects.instantiate(self.ref, args, kwargs, None)
@@ -209,10 +219,17 @@ class UserDefinedClassVariable(Value):
         value = Value(V.OBJECT, ref=qualified(summary, cls.qualname),
                       attrs=tx.objects.instance_attrs(summary, cls, constructs=False), cls_source=self.source)
         if init_of(tx, summary, cls) is None and is_dataclass_like(tx.project, summary, cls):
+            generated = any(is_dataclass(klass) for _, klass in tx.project.mro(summary, cls))
+            if generated:  # `@dataclass` wrote `__init__` from source text: a code object of `<string>`
+                tx.emit(Action.INLINE, act, node, callee=f"{summary.module}.__create_fn__.<locals>.__init__",
+                        variable_tracker=V.FUNC, detail={"qualname": "__create_fn__.<locals>.__init__"})
             extra = generated_init(tx.project, value, summary, cls, args, kwargs)
             post_init = post_init_of(tx.project, summary, cls)
             if post_init is not None:
+                mark = len(tx.events)
                 tx.call_user(Value(V.FUNC, ref=post_init, bound_self=value), [], extra, act, node)
+                if generated and mark < len(tx.events) and tx.events[mark].action is Action.INLINE:
+                    tx.drop_event(mark)  # called from the generated `__init__`, a line of no file
             return value
         init = init_of(tx, summary, cls)
         if init is not None:
@@ -220,6 +237,14 @@ class UserDefinedClassVariable(Value):
         elif is_dict_subclass(tx.project, summary, cls):
             fill_dict_storage(value, args, kwargs)
         return value
+
+
+def own_namespace(tx: Walker, summary: ModuleSummary, cls: ClassSummary) -> Value:
+    """A class's `__dict__`: its body's attributes and methods, after what creating it stored there."""
+    namespace = {name: tx.materialize(value, summary, None, None) for name, value in cls.class_attrs.items()}
+    namespace.update({name: Value(V.FUNC, ref=qualified(summary, f"{cls.qualname}.{name}")) for name in cls.methods})
+    namespace.update(tx.class_dict(summary, cls))
+    return Value(V.DICT, keys=list(namespace), items=list(namespace.values()))
 
 
 # what AutogradFunctionVariable.call_method traces on a Function object, besides static and class methods
@@ -252,6 +277,9 @@ class UserDefinedObjectVariable(Value):
                 tx.graph_break(act, node, breaks.decide_autograd_function_method(), f"{cls.qualname}.{name}")
             if is_namedtuple(cls):  # a tuple underneath: Dynamo guards its length (measured)
                 tx.length_check(self, act, node, fields=len(field_names(tx.project, summary, cls)))
+        if name == "__dict__" and self.source is None and not self.opaque:
+            # `self.__dict__.get(field.name)` on an object built here: what its attributes hold
+            return Value(V.DICT, keys=list(self.attrs), items=list(self.attrs.values()))
         name = self.mapped_name(tx, name)
         getter = self.property_getter(tx, name)
         if getter is not None and act is not None and node is not None:
@@ -261,7 +289,7 @@ class UserDefinedObjectVariable(Value):
                 # read through the class's `__getattribute__`: the getter runs inside it, not at this line
                 tx.drop_event(mark)
             return result
-        found = self.instance_attr(tx, name)
+        found = self.instance_attr(tx, name, act, node)
         if name == "param_groups" and not tx.eager and act is not None and node is not None \
                 and is_optimizer(tx.project, self):
             read_param_groups(tx, found, act, node)
@@ -356,7 +384,7 @@ class UserDefinedObjectVariable(Value):
                 return Value(V.FUNC, ref=qualified(mod, f"{klass.qualname}.{name}"), bound_self=self)
         return None
 
-    def instance_attr(self, tx: Walker, name: str) -> Value:
+    def instance_attr(self, tx: Walker, name: str, act: Act | None = None, node: cst.CSTNode | None = None) -> Value:
         """`obj.name` as Python finds it: the instance's `__dict__`, then the class's MRO. The
         Source says where Dynamo reads it: `L['self'].eps`, a child module's `_modules` entry,
         a class attribute through the type."""
@@ -394,6 +422,10 @@ class UserDefinedObjectVariable(Value):
                 return stored.with_(bound_self=self, source=attr_source(self.source, name)) \
                     if stored.kind == V.FUNC else stored
             if name in klass.methods:
+                got = descriptor_get(tx, mod, klass, name, self, Value(V.CLASS, ref=qualified(summary, cls.qualname)),
+                                     act, node)
+                if got is not None:
+                    return got
                 method = Value(V.FUNC, ref=qualified(mod, f"{klass.qualname}.{name}"))
                 kind = method_kind(mod, klass, name)
                 # the class dict holds a staticmethod/classmethod object: the function is its `__func__`
@@ -403,8 +435,7 @@ class UserDefinedObjectVariable(Value):
                 if kind == "classmethod":
                     return method.with_(bound_self=Value(V.CLASS, ref=qualified(summary, cls.qualname)),
                                         source=wrapped)
-                rewrapped = subclass_rewrap(tx, summary, cls, name, method)
-                return (rewrapped or method).with_(bound_self=self, source=attr_source(self.source, name))
+                return method.with_(bound_self=self, source=attr_source(self.source, name))
             if name in klass.class_attrs and self.opaque and name in klass.fields:
                 # a field of an instance known by its class only: its type from the default, not its value
                 default = klass.class_attrs[name]
@@ -436,6 +467,26 @@ class UserDefinedObjectVariable(Value):
                                                               confidence="low")
 
 
+def descriptor_get(tx: Walker, summary: ModuleSummary, cls: ClassSummary, name: str, instance: Value, owner: Value,
+                   act: Act | None, node: cst.CSTNode | None) -> Value | None:
+    """A method wrapped by a decorator that is a class of the project defining `__get__` (transformers'
+    `classproperty`): the class holds that descriptor, its `fget` the function, and reading the name
+    calls its `__get__(instance, owner)` (None for a read through the class)."""
+    found = summary.functions.get(f"{cls.qualname}.{name}")
+    if found is None or act is None or node is None:
+        return None
+    for decorator in found.decorators:
+        wrapper = tx.project.klass(tx.project.qualify(summary, decorator))
+        getter = next((qualified(mod, f"{klass.qualname}.__get__") for mod, klass in tx.project.mro(*wrapper)
+                       if "__get__" in klass.methods), None) if wrapper is not None else None
+        if getter is not None:
+            descriptor = Value(V.OBJECT, ref=qualified(wrapper[0], wrapper[1].qualname),  # type: ignore[index]
+                               attrs={"fget": Value(V.FUNC, ref=qualified(summary, f"{cls.qualname}.{name}"))})
+            return tx.call_user(Value(V.FUNC, ref=getter, bound_self=descriptor), [instance, owner], {}, act,
+                                node)  # type: ignore[arg-type]
+    return None
+
+
 def _iterates_by_index(project: Project, summary: ModuleSummary, cls: ClassSummary) -> bool:
     """A class whose `__iter__`, if any, is `collections.abc.Sequence`'s: it iterates by index."""
     defines: dict[str, str] = {}
@@ -445,50 +496,3 @@ def _iterates_by_index(project: Project, summary: ModuleSummary, cls: ClassSumma
                 defines.setdefault(name, mod.module)
     return "__getitem__" in defines and "__len__" in defines and defines.get("__iter__", "collections.abc") == \
         "collections.abc" and defines["__getitem__"] != "collections.abc"
-
-
-def subclass_rewrap(tx: Walker, summary: ModuleSummary, cls: ClassSummary, name: str, method: Value) -> Value | None:
-    """A base whose `__init_subclass__` replaces the method on every subclass (`forward = cls.forward`,
-    `def forward_with_checkpointing(self, *a, **k): ... forward(self, *a, **k)`, then
-    `cls.forward = forward_with_checkpointing`): the subclass's method is that wrapper, closing over
-    the method the class defines, and Dynamo inlines the wrapper first."""
-    for mod, base in tx.project.mro(summary, cls)[1:]:
-        if "__init_subclass__" not in base.methods:
-            continue
-        parsed = tx.project.parsed(mod.display)
-        hook = parsed.functions.get(f"{base.qualname}.__init_subclass__") if parsed is not None else None
-        if hook is None or not isinstance(hook.body, cst.IndentedBlock):
-            continue
-        found = _rebinding(hook, name)
-        if found is None:
-            continue
-        wrapper, closure_names = found
-        key = f"local:{id(wrapper)}:{qualified(summary, cls.qualname)}"
-        tx.local_funcs[key] = (parsed, wrapper, {n: method for n in closure_names}, None)
-        tx.local_names[key] = f"{base.qualname}.__init_subclass__.<locals>.{wrapper.name.value}"
-        return Value(V.FUNC, ref=key)
-    return None
-
-
-def _rebinding(hook: cst.FunctionDef, name: str) -> tuple[cst.FunctionDef, list[str]] | None:
-    """In `__init_subclass__(cls)`: the nested def assigned to `cls.<name>`, and the locals bound to
-    the original (`forward = cls.forward`)."""
-    body = hook.body.body if isinstance(hook.body, cst.IndentedBlock) else ()
-    defs = {s.name.value: s for s in body if isinstance(s, cst.FunctionDef)}
-    originals: list[str] = []
-    wrapper = None
-    for stmt in body:
-        for small in stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ():
-            if not isinstance(small, cst.Assign) or len(small.targets) != 1:
-                continue
-            target, value = small.targets[0].target, small.value
-            if isinstance(target, cst.Name) and _is_cls_attr(value, name):
-                originals.append(target.value)
-            elif _is_cls_attr(target, name) and isinstance(value, cst.Name) and value.value in defs:
-                wrapper = defs[value.value]
-    return (wrapper, originals) if wrapper is not None else None
-
-
-def _is_cls_attr(node: cst.BaseExpression, name: str) -> bool:
-    return isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "cls" \
-        and node.attr.value == name
