@@ -162,6 +162,20 @@ def _describe(event: Event) -> str:
     return f"{event.source} ({event.guard or event.guard_kind})"
 
 
+def style_differences(styled: dict[str, list[tuple[str, frozenset[tuple[object, ...]]]]]) -> list[str]:
+    """Per model whose invariance scripts disagree: what each style found that not every style did."""
+    out: list[str] = []
+    for model, found in sorted(styled.items()):
+        common = frozenset.intersection(*(f for _, f in found))
+        if all(f == common for _, f in found):
+            continue
+        out.append(f"  {model}:")
+        for style, f in found:
+            extra = sorted(map(str, f - common))
+            out += [f"    {style}: {len(extra)} of its own"] + [f"      {e[:200]}" for e in extra[:5]]
+    return out
+
+
 def debug_lines(script: Script, report: Report) -> list[str]:
     out = [f"  {script.folder}:"]
     for title, rows in (("missed", report.misses), ("false alarm", report.false_alarms)):
@@ -210,10 +224,13 @@ def main(argv: list[str] | None = None) -> int:
     failed: list[tuple[str, str]] = []
     static_sets: dict[str, list[frozenset[tuple[object, ...]]]] = defaultdict(list)
     truth_sets: dict[str, list[frozenset[tuple[object, ...]]]] = defaultdict(list)
+    styled: dict[str, list[tuple[str, frozenset[tuple[object, ...]]]]] = defaultdict(list)
     for script in collected:  # one script's facts in memory at a time
         events, _ = predicted[script.folder]
         if script.style in TRIO:
             static_sets[script.model].append(library_findings(events))
+            if args.debug_dev and part(script.family) == DEVELOPMENT:
+                styled[script.model].append((script.style, static_sets[script.model][-1]))
         truth = facts(cache, script)
         if truth.harness.get("exit_code") != 0:
             failed.append((script.folder, "timed out" if truth.harness.get("timed_out")
@@ -254,6 +271,8 @@ def main(argv: list[str] | None = None) -> int:
         out += ["", f"runs that failed (excluded): {len(failed)}"] + [f"  {f}: {why}" for f, why in failed]
     if debug:
         out += ["", "development misses and false alarms:", *debug]
+    if styled:
+        out += ["", "development models whose styles differ:", *style_differences(styled)]
     out += ["", f"runtime {elapsed['runtime']:.0f} s (collection), static {elapsed['static']:.0f} s"]
     text = "\n".join(out)
     print(text)
