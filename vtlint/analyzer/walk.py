@@ -1230,7 +1230,7 @@ class Walker:
         the jump's break, the resumed frame raising). Any other message leaves a plain jump: a tensor's is
         data-dependent branching, and a failing one builds `AssertionError(message)` and raises it."""
         literal = node.msg is None or isinstance(node.msg, (cst.SimpleString, cst.Integer, cst.Float)) or (
-            isinstance(node.msg, cst.ConcatenatedString) and not _formatted(node.msg))
+            isinstance(node.msg, cst.ConcatenatedString) and not _has_formatted_part(node.msg))
         test = self.expr(node.test, act)
         if self.truth(test, act, node.test, "assert" if literal else "assert-jump") is not False or self.eager:
             return
@@ -3095,12 +3095,15 @@ _CONTEXT_MANAGER_DECORATORS = frozenset({"contextlib.contextmanager", "contextma
 def _makes_context_manager(decorators: list[str]) -> bool:
     """A function decorated with contextlib.contextmanager: a call makes a _GeneratorContextManager."""
     return any(d.split("(")[0] in _CONTEXT_MANAGER_DECORATORS for d in decorators)
+
+
 _NN_MODULE_NAMES = frozenset({"nn.Module", "torch.nn.Module", "Module"})
 
 
-def _formatted(node: cst.ConcatenatedString) -> bool:
+def _has_formatted_part(node: cst.ConcatenatedString) -> bool:
     """`"rank " f"{n}"`: a part is an f-string, so the message is built by BUILD_STRING, not one LOAD_CONST."""
-    return any(isinstance(part, cst.FormattedString) or (isinstance(part, cst.ConcatenatedString) and _formatted(part))
+    return any(isinstance(part, cst.FormattedString)
+               or (isinstance(part, cst.ConcatenatedString) and _has_formatted_part(part))
                for part in (node.left, node.right))
 
 
