@@ -1147,7 +1147,7 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
             # (its guards are installed even when the trace put no op in a graph: measured)
             events += caches.compile(code, frame.fn, frame.linked[1], frame.args, frame.closure, entry,
                                      next(e.location for e in events if e.action is Action.FRAME))
-        if len(calls) > 1 and not _compiles_nothing(events):
+        if (len(calls) > 1 or (calls and calls[0].in_loop)) and not _compiles_nothing(events):
             # called again by the eager frame (the next expert of a loop, the next token): its recompiles
             spec, guarded = _guarded_calls(frame, calls)
             recompiles = predict_recompiles(project, spec, settings, events, guarded, {}, entry, functions=functions)

@@ -518,7 +518,9 @@ def _changed_tensor(frame: Event, calls: list[Site], pick: Callable[[Site], Valu
                     settings: DynamoSettings, entry: str) -> Event | None:
     base = pick(calls[0])
     assert base is not None
-    for number, site in enumerate(calls[1:], 1):
+    # a call in a loop is also the loop's next call: a size the data decides is another one there
+    again = [(0, calls[0])] if len(calls) == 1 and calls[0].in_loop else []
+    for number, site in [*enumerate(calls[1:], 1), *again]:
         current = pick(site)
         if current is None or current.kind != V.TENSOR:
             continue

@@ -75,6 +75,9 @@ def view(base: Value, parts: list[tuple[str, Any]]) -> tuple[Sizes, list[int] | 
             return None
         elif kind == "index" and value.kind == V.CONST and value.known and type(value.value) is int:
             at += 1
+        elif kind == "index" and value.kind == V.TENSOR and value.items == [] \
+                and (value.pytype or "int64").startswith(("int", "uint")):
+            at, steps = at + 1, None  # a 0-d index tensor (`w[expert_idx]`) picks one, as an int does (a copy)
         elif kind == "index" and value.kind == V.TENSOR and value.items is not None and len(value.items) == 1 \
                 and (value.pytype or "").startswith("int"):
             out.append(value.items[0])
@@ -168,11 +171,14 @@ def broadcast(left: Value, right: Value) -> Sizes | None:
 
 
 def matmul(left: Value, right: Value) -> Sizes | None:
-    """`a @ b` of two matrices (or a batch of them times a matrix): (..., n, k) @ (k, m) -> (..., n, m)."""
-    a, b = known(left), known(right)
-    if a is None or b is None or len(a) < 2 or len(b) != 2 or a[-1] != b[0]:
+    """`a @ b` of two matrices (or a batch of them times a matrix): (..., n, k) @ (k, m) -> (..., n, m); a size
+    the walk does not know stays unknown (the tokens an expert got: `current_state @ w[expert_idx]`)."""
+    if left.items is None or right.items is None or len(left.items) < 2 or len(right.items) != 2:
         return None
-    return [V.const(n) for n in [*a[:-1], b[1]]]
+    inner, rows = left.items[-1], right.items[0]
+    if inner.known and rows.known and inner.value != rows.value:
+        return None
+    return [*left.items[:-1], right.items[1]]
 
 
 def reduced(receiver: Value, args: list[Value], kwargs: dict[str, Value]) -> Sizes | None:
@@ -322,8 +328,9 @@ def data_dependent(name: str, receiver: Value | None, args: list[Value]) -> Valu
     if name == "torch.where" and len(args) == 1:
         row = Value(V.TENSOR, items=[count], pytype="int64")
         return Value(V.TUPLE, items=[row] * rank) if rank is not None else Value(V.TUPLE, sample=row)
-    if method in ("nonzero", "argwhere"):
-        return Value(V.TENSOR, items=[count, *([V.const(rank)] if rank is not None else [])], pytype="int64")
+    if method in ("nonzero", "argwhere"):  # (n, ndim): two dimensions, whatever the input's rank
+        return Value(V.TENSOR, items=[count, V.const(rank) if rank is not None else Value(V.CONST, pytype="int")],
+                     pytype="int64")
     if method in ("masked_select", "unique"):
         return Value(V.TENSOR, items=[data_dependent_size()], pytype=target.pytype)
     return None
