@@ -87,3 +87,50 @@ def test_a_script_loop_that_calls_nothing_compiled_leaves_the_budget_to_the_comp
     said = predict({"pretrained": PRETRAINED})["pretrained"]
     seen = observe({"pretrained": PRETRAINED})["pretrained"].events
     assert _breaks(said) == _breaks(seen) == {(21, "GB0025")}
+
+
+ALIKE = """
+    import torch
+    from torch import nn
+
+
+    class Block(nn.Module):
+        def __init__(self, dim, eps):
+            super().__init__()
+            self.parts = nn.ModuleList([nn.Linear(dim, dim) for _ in range(6)])
+            self.eps = eps
+
+        def forward(self, x):
+            for part in self.parts:
+                x = part(x)
+            return x + self.eps
+
+
+    class Model(nn.Module):
+        def __init__(self, depth):
+            super().__init__()
+            self.blocks = nn.ModuleList([Block(4, 0.5) for _ in range(depth)])
+
+        def forward(self, x):
+            for block in self.blocks:
+                x = block(x)
+            return x
+
+
+    def run():
+        torch.compile(Model(12))(torch.randn(2, 4))
+"""
+
+
+def _block_reads(events: list) -> set[str]:
+    return {e.source for e in events if e.action is Action.WRAP and e.source and e.source.endswith(".eps")}
+
+
+@pytest.mark.torch
+def test_blocks_built_alike_are_built_once_and_copied(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Twelve blocks from the same constant arguments cost one walk of `__init__`: the budget that one
+    block's construction fits in builds them all, each its own object with its own Source."""
+    monkeypatch.setattr(walk, "MAX_EAGER_STEPS", SMALL_BUDGET)
+    said = _block_reads(predict({"alike": ALIKE})["alike"])
+    seen = _block_reads(observe({"alike": ALIKE})["alike"].events)
+    assert said == seen == {f"L['self'].blocks._modules['{i}'].eps" for i in range(12)}

@@ -56,6 +56,9 @@ class ObjectModel:
         self.walker = weakref.proxy(walker)  # no cycle: a walk's whole state is freed when it ends, not by the GC
         self.project = walker.project
         self.depth = 0
+        # eager constructions of a module class from constant arguments, by (class, arguments): the 32 alike
+        # blocks of a transformer are one walk of `__init__` and 31 copies of what it built
+        self.constructed: dict[tuple[object, ...], Value] = {}
 
     def resolve_class(self, ref: str) -> tuple[str, ModuleSummary, ClassSummary] | None:
         """A class of the project, an installed package or torch.nn, with its defining name."""
@@ -118,6 +121,9 @@ class ObjectModel:
                       attrs=self.instance_attrs(summary, cls, constructs=not walked))
         if is_module:
             value.attrs.setdefault("training", V.const(True))  # nn.Module.__init__
+        key = _construction_key(defining, args, kwargs) if is_module and walked and self.walker.eager else None
+        if key is not None and key in self.constructed:
+            return V.snapshot(self.constructed[key], depth=COPIED_DEPTH).with_(source=source)
         if walked:
             self.depth += 1
             chained = self.walker.init_chained
@@ -130,6 +136,8 @@ class ObjectModel:
             finally:
                 self.depth -= 1
                 self.walker.init_chained = chained
+        if key is not None and not self.walker.eager_exhausted():
+            self.constructed[key] = V.snapshot(value, depth=COPIED_DEPTH)  # kept as built: later calls copy it
         return value
 
     def unseen_instance(self, ref: str) -> Value:
@@ -327,3 +335,27 @@ def child(container: Value, key: str, item: Value) -> Value:
     if item.source is not None or container.source is None:
         return item
     return item.with_(source=ModuleChildSource(container.source, key))
+
+
+# how deep a copy of a memoized construction goes: a module tree is rarely deeper, and past it the copy shares
+COPIED_DEPTH = 48
+_PLAIN = (int, float, str, bool, type(None))
+
+
+def _construction_key(ref: str, args: list[Value], kwargs: dict[str, Value]) -> tuple[object, ...] | None:
+    """A construction's class and constant arguments, when every argument is a plain constant (an object
+    passed in may differ in what the constructor reads from it)."""
+    def plain(value: Value) -> object:
+        if value.kind == V.CONST and value.known and isinstance(value.value, _PLAIN):
+            return (type(value.value).__name__, value.value)
+        if value.kind == V.TUPLE and value.items is not None:
+            return tuple(plain(i) for i in value.items)
+        raise _NotPlain
+    try:
+        return (ref, tuple(plain(a) for a in args), tuple(sorted((k, plain(v)) for k, v in kwargs.items())))
+    except _NotPlain:
+        return None
+
+
+class _NotPlain(Exception):
+    pass

@@ -684,6 +684,10 @@ class Walker:
         if (self.steps + self.eager_steps) % 256 == 0 and self.clock() > self.deadline:
             raise TooComplex(timed_out=True)
 
+    def eager_exhausted(self) -> bool:
+        """Whether eager code went past its step budget (what it built since is partly known)."""
+        return self.eager_steps > MAX_EAGER_STEPS
+
     def clock(self) -> float:
         """The walk's own time: the clock less the time spent reading source since the walk began."""
         return time.monotonic() - (READING.seconds - self.read_before)
