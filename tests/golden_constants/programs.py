@@ -1793,6 +1793,28 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "shared_activation_in_sequential": """
+        import torch
+        from torch import nn
+
+
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                act = nn.ReLU()
+                self.conv = nn.Sequential(nn.Linear(4, 4), act, nn.Linear(4, 4), act, nn.Linear(4, 4))
+
+            def forward(self, x):
+                return self.conv(x) + x
+
+
+        def run():
+            torch.compile(Block())(torch.randn(2, 4))
+
+
+        if __name__ == "__main__":
+            run()
+    """,
     "init_subclass_rewrap": """
         from functools import wraps
         import torch

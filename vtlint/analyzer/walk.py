@@ -684,6 +684,14 @@ class Walker:
         if (self.steps + self.eager_steps) % 256 == 0 and self.clock() > self.deadline:
             raise TooComplex(timed_out=True)
 
+    def first_reached(self, value: Value) -> Value:
+        """One module object under two names (an activation a Sequential holds twice): Dynamo reuses the
+        VariableTracker of its first access, and guards it through that Source."""
+        if value.kind != V.NN_MODULE or value.source is None or not value.attrs or self.eager:
+            return value
+        first = self.object_sources.setdefault(id(value.attrs), value.source)
+        return value if first == value.source else value.with_(source=first)
+
     def eager_exhausted(self) -> bool:
         """Whether eager code went past its step budget (what it built since is partly known)."""
         return self.eager_steps > MAX_EAGER_STEPS

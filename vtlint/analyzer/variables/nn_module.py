@@ -70,9 +70,9 @@ class NNModuleVariable(UserDefinedObjectVariable):
         if found is None or not index.known:
             return V.unknown()
         if self.keys is not None:
-            return found[self.keys.index(index.value)] if index.value in self.keys else V.unknown()
+            return tx.first_reached(found[self.keys.index(index.value)]) if index.value in self.keys else V.unknown()
         if isinstance(index.value, int) and -len(found) <= index.value < len(found):
-            return found[index.value]
+            return tx.first_reached(found[index.value])
         return V.unknown()
 
     def unpack_var_sequence(self, tx: Walker, act: Act, node: cst.CSTNode) -> list[Value] | None:
@@ -81,7 +81,7 @@ class NNModuleVariable(UserDefinedObjectVariable):
         found = children(self)
         if found is not None and self.keys is not None:  # a ModuleDict iterates its keys
             return [V.const(k) for k in self.keys]
-        return found
+        return [tx.first_reached(c) for c in found] if found is not None else None
 
     def call_function(self, tx: Walker, args: list[Value], kwargs: dict[str, Value], act: Act,
                       node: cst.Call) -> Value:
@@ -95,7 +95,7 @@ class NNModuleVariable(UserDefinedObjectVariable):
             if found is not None and args:
                 out = args[0]
                 for layer in found:
-                    out = layer.call_function(tx, [out], {}, act, node)
+                    out = tx.first_reached(layer).call_function(tx, [out], {}, act, node)
                 return out
         if self.ref and tx.project.klass(self.ref):
             forward = self.instance_attr(tx, "forward")
