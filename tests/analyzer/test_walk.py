@@ -379,7 +379,8 @@ def test_none_default_without_a_call_in_sight_is_a_weak_guess(predict: Predict) 
     # a caller passing a tensor gets TENSOR_MATCH on L['mask'], not NONE_MATCH (measured): a guess
     assert wraps[("forward", "L['mask']")] == ("NONE_MATCH: L['mask'] is None", "low")
     assert wraps[("forward", "L['scale']")] == ("EQUALS_MATCH: L['scale'] == 2", "high")
-    assert wraps[("called", "L['mask']")] == ("NONE_MATCH: L['mask'] is None", "high")
+    # `called` returns x: no op traced, so Dynamo skips its frame and installs no guard (golden no_op_frame_skipped)
+    assert ("called", "L['mask']") not in wraps
     breaks = [e for e in of(prediction, Action.GRAPH_BREAK) if e.entry.endswith(":forward")]
     assert breaks == []  # is_compiling() is True while Dynamo traces: the raise never runs
     graphs = {e.entry.rpartition(":")[2]: e.detail["graph_count"] for e in of(prediction, Action.FRAME)}

@@ -1815,6 +1815,41 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "no_op_frame_skipped": """
+        import torch
+        from torch import nn
+
+
+        class Config:
+            def __init__(self):
+                self.scale = 2.0
+
+
+        def setup(cfg, flag):
+            if flag:
+                cfg.scale = 3.0
+            return cfg
+
+
+        class Passthrough(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.enabled = True
+
+            def forward(self, x):
+                if self.enabled:
+                    return x
+                return x
+
+
+        def run():
+            torch.compile(setup)(Config(), True)
+            torch.compile(Passthrough())(torch.randn(2))
+
+
+        if __name__ == "__main__":
+            run()
+    """,
     "init_subclass_rewrap": """
         from functools import wraps
         import torch

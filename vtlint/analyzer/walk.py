@@ -684,6 +684,15 @@ class Walker:
         if (self.steps + self.eager_steps) % 256 == 0 and self.clock() > self.deadline:
             raise TooComplex(timed_out=True)
 
+    def _skippable_root(self, act: Act) -> bool:
+        """A root frame SkipFrame applies to: no local is an nn.Module class (symbolic_locals_contain_module_
+        class), and it is no decorator's wrapper, whose code keeps its guards even with no op (measured)."""
+        fn = self.root[1] if self.root is not None else None
+        if fn is None or passes_on(fn, act.qualname):
+            return False
+        return not any(value.kind == V.CLASS and value.ref and (found := self.project.klass(value.ref)) is not None
+                       and self.project.is_nn_module(*found) for value in act.env.values())
+
     def first_reached(self, value: Value) -> Value:
         """One module object under two names (an activation a Sequential holds twice): Dynamo reuses the
         VariableTracker of its first access, and guards it through that Source."""
@@ -747,9 +756,11 @@ class Walker:
         except (_LoopBreak, _LoopContinue, _InlinedBreak, _GuessedBreak):
             pass
         last = self.frames[-1]
-        if returned and len(self.frames) > 1 and not last.graph_ops and not self.settings.fullgraph:
-            # the resume function that returns traced no op: Dynamo's `_return` raises SkipFrame ("No ops
-            # traced for the FX graph"), so it runs eagerly and none of its guards is installed
+        if returned and not last.graph_ops and not self.settings.fullgraph and (
+                len(self.frames) > 1 or self._skippable_root(act)):
+            # a frame (or the resume function) that returns having traced no op: Dynamo's `_return` raises
+            # SkipFrame ("No ops traced for the FX graph"), so it runs eagerly and none of its guards is
+            # installed (a cache's `__init__` called as a frame of its own)
             last.compiled = False
         for frame, end in zip(self.frames, [f.first_event for f in self.frames[1:]] + [len(self.events)]):
             if not frame.compiled:  # a cache hit, or no compile at all: no guard of its own
