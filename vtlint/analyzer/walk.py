@@ -685,8 +685,9 @@ class Walker:
             raise TooComplex(timed_out=True)
 
     def _skippable_root(self, act: Act) -> bool:
-        """A root frame SkipFrame applies to: no local is an nn.Module class (symbolic_locals_contain_module_
-        class), and it is no decorator's wrapper, whose code keeps its guards even with no op (measured)."""
+        """A root frame SkipFrame applies to: no local is an nn.Module class (Dynamo's
+        symbolic_locals_contain_module_class), and it is no decorator's wrapper, whose code keeps its guards
+        even with no op (measured)."""
         fn = self.root[1] if self.root is not None else None
         if fn is None or passes_on(fn, act.qualname):
             return False
