@@ -1850,6 +1850,34 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "enum_membership": """
+        from enum import Enum
+
+        import torch
+
+
+        class Mode(Enum):
+            FAST = "fast"
+            CAREFUL = "careful"
+
+
+        def careful_path(x):
+            return x.clamp(-1, 1)
+
+
+        def f(x, mode):
+            if mode in (Mode.CAREFUL,):
+                return careful_path(x)
+            return x + 1
+
+
+        def run():
+            torch.compile(f)(torch.randn(3), Mode.FAST)
+
+
+        if __name__ == "__main__":
+            run()
+    """,
     "init_subclass_rewrap": """
         from functools import wraps
         import torch

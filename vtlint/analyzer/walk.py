@@ -3029,6 +3029,9 @@ def _membership(key: Value, container: Value, eager: bool = False) -> bool | Non
     if key.kind == V.CONST and ONE_OF in key.attrs:
         # `x.device.type in ["cpu", "cuda", ...]`: found when every device type it can be is listed
         return True if listed is not None and set(key.attrs[ONE_OF].value) <= set(listed) else None
+    if key.kind == V.ENUM and key.known and container.kind in (V.LIST, V.TUPLE) and container.items is not None \
+            and all(i.kind == V.ENUM and i.known for i in container.items):
+        return key.value in [i.value for i in container.items]  # `action in (Action.NOTIFY, ...)`: members
     if key.kind != V.CONST or not key.known:
         return None
     if container.kind in (V.DICT, V.NN_MODULE) and container.keys is not None:
