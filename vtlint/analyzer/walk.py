@@ -19,10 +19,10 @@ import operator
 import sys
 import time
 from collections import ChainMap
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 import libcst as cst
 
@@ -89,6 +89,7 @@ LIBRARY_RECURSION = 2  # ... and of any other function run eagerly
 MAX_DEPTH = 20  # inlining depth: Dynamo stops only at Python's recursion limit; transformers' MoE path nests past 12
 MAX_ACTIVE = 28  # calls active at once, constructions included
 MODULE_FRAME = "<module>"  # the qualname of a script's top level, walked eagerly by the driver
+_T = TypeVar("_T")
 MAX_UNROLL = 64  # loop iterations walked one by one
 # ... of a comprehension run eagerly (a library's registry inverted at import: `{v: k for k, v in NAMES.items()}`)
 MAX_EAGER_UNROLL = 4096
@@ -1056,20 +1057,21 @@ class Walker:
                      self.project.mro(summary, cls)[1:] if "__init_subclass__" in base.methods), None)
         if parsed is None or node is None or hook is None:
             return
-        act = Act(parsed, MODULE_FRAME, dict(self.module_envs.get(parsed.summary.display, {})))
-        with self._outside_trace():
-            try:
-                self.call(Value(V.FUNC, ref=hook, bound_self=Value(V.CLASS, ref=ref)), [], {}, act, node)
-            except WalkAborted[:-1]:  # what ran before the walk stopped is the class as far as it got
-                pass
+        self._at_import(parsed, lambda act: self.call(Value(V.FUNC, ref=hook, bound_self=Value(V.CLASS, ref=ref)),
+                                                      [], {}, act, node))
 
     def _decorate_eagerly(self, parsed: Parsed, node: cst.ClassDef, value: Value) -> None:
+        self._at_import(parsed, lambda act: self._apply_decorators(node, value, act))
+
+    def _at_import(self, parsed: Parsed, run: Callable[[Act], _T]) -> _T | None:
+        """Code of `parsed`'s module running as its import runs it (a class's creation, a decorator): in the
+        module's namespace, outside any trace. What ran before the walk stopped stays done (None then)."""
         act = Act(parsed, MODULE_FRAME, dict(self.module_envs.get(parsed.summary.display, {})))
         with self._outside_trace():
             try:
-                self._apply_decorators(node, value, act)
-            except WalkAborted[:-1]:  # what ran before the walk stopped is the class as far as it got
-                pass
+                return run(act)
+            except WalkAborted[:-1]:
+                return None
 
     @contextmanager
     def _outside_trace(self) -> Iterator[None]:
@@ -2709,13 +2711,9 @@ class Walker:
         it (`apply_forward_hook` returns `method` itself where accelerate is not installed); once per
         decorated function."""
         if key not in self.unwrapped:
-            act = Act(parsed, MODULE_FRAME, dict(self.module_envs.get(parsed.summary.display, {})))
-            with self._outside_trace():
-                try:
-                    made = self.call(decorator, [original], {}, act, node)  # type: ignore[arg-type]
-                except WalkAborted[:-1]:
-                    made = V.unknown()
-            self.unwrapped[key] = made.kind == V.FUNC and made.ref == original.ref
+            made = self._at_import(
+                parsed, lambda act: self.call(decorator, [original], {}, act, node))  # type: ignore[arg-type]
+            self.unwrapped[key] = made is not None and made.kind == V.FUNC and made.ref == original.ref
         return self.unwrapped[key]
 
     def wrapped_function(self, fn: cst.FunctionDef, qualname: str,
