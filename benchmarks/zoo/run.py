@@ -87,8 +87,12 @@ class Tally:
     graphs: int = 0
     scripts: int = 0
     models: set[str] = field(default_factory=set)
+    constructs: dict[tuple[str, str], Score] = field(default_factory=lambda: defaultdict(Score))
 
     def add(self, script: Script, report: Report) -> None:
+        for key, s in report.constructs.items():
+            cell = self.constructs[key]
+            cell.tp, cell.fp, cell.fn = cell.tp + s.tp, cell.fp + s.fp, cell.fn + s.fn
         for kind, s in report.kinds.items():
             total = self.kinds[kind]
             total.tp, total.fp, total.fn = total.tp + s.tp, total.fp + s.fp, total.fn + s.fn
@@ -151,6 +155,23 @@ def breakdown(title: str, tallies: dict[str, Tally]) -> list[str]:
     for name, t in sorted(tallies.items()):
         cells = "  ".join(f"{_pr(s):<17}" for s in t.kinds.values())
         out.append(f"  {name:<28} {t.scripts:>7}  {cells}  {t.graphs_exact}/{t.graphs}")
+    return out
+
+
+CONSTRUCT_KINDS = ("graph break", "recompile")  # the kinds few enough per construct to list
+
+
+def construct_table(title: str, tally: Tally, rows: int = 12) -> list[str]:
+    """A kind's constructs (a break's GB id, a recompile's guard kind) with the most errors: classes
+    of behaviour, never cases, so the held-out part may be shown this way."""
+    out = [title]
+    for kind in CONSTRUCT_KINDS:
+        cells = sorted(((c, s) for (k, c), s in tally.constructs.items() if k == kind),
+                       key=lambda cs: (-(cs[1].fn + cs[1].fp), cs[0]))
+        out.append(f"  {SHORT[kind]}: {'TP':>5} {'FP':>5} {'FN':>5}")
+        out += [f"    {c[:60]:<60} {s.tp:>5} {s.fp:>5} {s.fn:>5}" for c, s in cells[:rows]]
+        if len(cells) > rows:
+            out.append(f"    ({len(cells) - rows} more)")
     return out
 
 
@@ -260,6 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     for where in parts:
         for name in ("library", "style", "family group"):
             out += breakdown(f"{where} by {name}", by[where][name]) + [""]
+        out += construct_table(f"{where} by construct", parts[where]) + [""]
     out.append(f"style invariance: {same}/{compared} models give the same library-frame findings in the styles "
                f"{', '.join(TRIO)} ({empty} of them have none at all); torch's own, for comparison: "
                f"{truth_same}/{truth_compared}")
