@@ -1878,6 +1878,57 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "experts_loop_linear_chunk": """
+        import torch
+        from torch import nn
+
+
+        class Activation(nn.Module):
+            def forward(self, x):
+                return nn.functional.silu(x)
+
+
+        class Experts(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.num_experts = 4
+                self.weight = nn.Parameter(torch.randn(4, 32, 8))
+                self.act_fn = Activation()
+
+            def forward(self, hidden_states, top_k_index):
+                final = torch.zeros(hidden_states.shape[0], 16)
+                with torch.no_grad():
+                    expert_mask = nn.functional.one_hot(top_k_index, num_classes=self.num_experts + 1).permute(2, 1, 0)
+                    expert_hit = torch.greater(expert_mask.sum(dim=(-1, -2)), 0).nonzero()
+                for expert_idx in expert_hit:
+                    expert_idx = expert_idx[0]
+                    if expert_idx == self.num_experts:
+                        continue
+                    top_k_pos, token_idx = torch.where(expert_mask[expert_idx])
+                    gate, up = nn.functional.linear(hidden_states[token_idx], self.weight[expert_idx]).chunk(2, dim=-1)
+                    current = self.act_fn(gate) * up
+                    final.index_add_(0, token_idx, current)
+                return final
+
+
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.experts = Experts()
+
+            def forward(self, x, index):
+                return self.experts(x, index) + 1
+
+
+        def run():
+            torch.manual_seed(0)
+            index = torch.tensor([[0], [1], [1], [2], [2], [2], [3], [3]])
+            torch.compile(Block())(torch.randn(8, 8), index)
+
+
+        if __name__ == "__main__":
+            run()
+    """,
     "init_subclass_rewrap": """
         from functools import wraps
         import torch

@@ -262,9 +262,6 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
     if name == "Tensor.size" and receiver is not None and receiver.kind == V.TENSOR \
             and (sizes := known_sizes(receiver, tx)) is not None:
         return _size_call(sizes, args)
-    if tx.eager and name in ("Tensor.chunk", "torch.chunk") and args:
-        return _chunks(receiver if receiver is not None else args[0], args if receiver is not None else args[1:],
-                       kwargs)
     if name.startswith("str.") and receiver is not None and receiver.known and isinstance(receiver.value, str):
         return _str_method(tx, name.removeprefix("str."), receiver, args, kwargs, act, node)
     if tx.eager and name == "dataclasses.replace" and args and args[0].kind == V.OBJECT and args[0].ref:
@@ -352,8 +349,11 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
     if decision.action == "inline":
         if tx.project.function(name) is not None:
             return tx.call_user(Value(V.FUNC, ref=name), args, kwargs, act, node)
-        if tx.eager or not _torch_function(name):
+        if not _torch_function(name):
             return instance_of(name, receiver)
+        if tx.eager:  # run, not traced: a tensor whose sizes the op gives (F.linear, F.embedding), else unknown
+            made = created(name, args, kwargs, receiver)
+            return made if made.kind == V.TENSOR and made.items is not None else instance_of(name, receiver)
         # a function of torch's own Python (F.silu, clip_grad_norm_), whose source the walk does not
         # read: Dynamo inlines it, and it ends in graph ops on these arguments
     in_graph = decision.action in ("graph-node", "inline")
@@ -413,24 +413,6 @@ def _size_call(sizes: list[Value], args: list[Value]) -> Value:
     if args[0].known and isinstance(args[0].value, int) and -len(sizes) <= args[0].value < len(sizes):
         return sizes[args[0].value]
     return Value(V.CONST, pytype="int")
-
-
-def _chunks(whole: Value, args: list[Value], kwargs: dict[str, Value]) -> Value:
-    """`x.chunk(4)` in eager code: a list of four tensors (a loop over it runs four times), each with
-    its share of the sizes along `dim` when the walk knows them (the last one smaller)."""
-    count = args[0] if args else kwargs.get("chunks")
-    dim = args[1] if len(args) > 1 else kwargs.get("dim", V.const(0))
-    if count is None or not count.known or not isinstance(count.value, int) or not 0 < count.value <= 64:
-        return Value(V.LIST)
-    sizes = whole.items
-    if sizes is None or not dim.known or not isinstance(dim.value, int) or not -len(sizes) <= dim.value < len(sizes) \
-            or not sizes[dim.value].known:
-        return Value(V.LIST, items=[Value(V.TENSOR, pytype=whole.pytype) for _ in range(count.value)])
-    axis, total = dim.value % len(sizes), sizes[dim.value].value
-    step = -(-total // count.value)
-    parts = [min(step, total - start) for start in range(0, total, step)] if step else []
-    return Value(V.LIST, items=[tensor([*sizes[:axis], V.const(part), *sizes[axis + 1:]], whole.pytype,
-                                       whole.attrs.get("requires_grad")) for part in parts])
 
 
 _SPLITS = frozenset({"split", "rsplit", "splitlines"})  # str methods that answer a list

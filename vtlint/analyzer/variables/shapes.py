@@ -276,6 +276,36 @@ def rearranged(method: str, receiver: Value, args: list[Value], kwargs: dict[str
     return None
 
 
+MAX_PIECES = 64  # more pieces than a walk follows one by one
+
+
+def pieces(method: str, receiver: Value, args: list[Value], kwargs: dict[str, Value]) -> list[Sizes | None] | None:
+    """`x.chunk(4)`, `x.split(4, dim=1)`, `x.split([3, 5])`, `x.unbind(0)`: each piece's sizes (None where not
+    known), the other dimensions kept, a size the data decides included (an expert's tokens: `gate, up =
+    linear(current_state, w).chunk(2, dim=-1)`); the last chunk is the smaller. Of a dimension whose size
+    is unknown, `chunk(n)` makes `n` pieces, as a loop over them or unpacking them expects."""
+    sizes = receiver.items
+    dim = args[0 if method == "unbind" else 1] if len(args) > (method != "unbind") else kwargs.get("dim", V.const(0))
+    at = _axis(dim, len(sizes or []))
+    first = args[0] if args else kwargs.get("chunks" if method == "chunk" else "split_size_or_sections")
+    size = sizes[at].value if sizes is not None and at is not None and sizes[at].known else None
+    if method == "unbind":
+        return None if size is None else [[*sizes[:at], *sizes[at + 1:]]] * size  # type: ignore[index]
+    if first is None:
+        return None
+    if first.kind in (V.LIST, V.TUPLE):  # `split([3, 5])`: the sections asked for
+        if first.items is None or not all(n.kind == V.CONST for n in first.items):
+            return None
+        return [None if sizes is None or at is None else [*sizes[:at], n, *sizes[at + 1:]] for n in first.items]
+    if not first.known or type(first.value) is not int or not 0 < first.value <= MAX_PIECES:
+        return None
+    if size is None or sizes is None or at is None:
+        wide = None if sizes is None or at is None else [*sizes[:at], Value(V.CONST, pytype="int"), *sizes[at + 1:]]
+        return [wide] * first.value if method == "chunk" else None
+    step = -(-size // first.value) if method == "chunk" else first.value
+    return [[*sizes[:at], V.const(min(step, size - start)), *sizes[at + 1:]] for start in range(0, size, step)]
+
+
 def stacked(parts: list[Value], dim: Value) -> Sizes | None:
     """`torch.stack(parts, dim)`: the parts' common sizes with their number inserted at `dim`."""
     shapes = [p.items for p in parts]

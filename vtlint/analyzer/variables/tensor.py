@@ -16,6 +16,7 @@ from vtlint.analyzer.variables.shapes import (
     dims,
     indexed,
     linspace,
+    pieces,
     rearranged,
     reduced,
     reshaped,
@@ -134,6 +135,7 @@ _FULL_REDUCTIONS = _REDUCTIONS | {"argmax", "argmin", "max", "min", "norm"}
 # Methods whose result rearranges the receiver's sizes, and `new_*` factories.
 _REARRANGING = frozenset({"t", "transpose", "swapaxes", "swapdims", "permute", "squeeze", "flatten", "expand",
                           "expand_as", "repeat", "unfold"})
+_PIECES = frozenset({"chunk", "split", "unbind"})  # methods that cut a tensor into a tuple of pieces
 _NEW_FACTORIES = frozenset({"new_zeros", "new_ones", "new_empty", "new_full"})
 _CONVERSIONS = {method: DTYPE_NAMES[method] for method in ("float", "double", "half", "bfloat16", "long", "int", "bool")}
 
@@ -241,6 +243,9 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
             return tensor([*receiver.items[:at], V.const(1), *receiver.items[at:]], receiver.pytype)
         if method in ("topk", "sort") or (method in ("max", "min") and (args or "dim" in kwargs)):
             return _values_and_indices(method, receiver, args, kwargs)
+        if method in _PIECES:  # a tuple of tensors, of its length and sizes where the walk knows them
+            parts, grad = pieces(method, receiver, args, kwargs), receiver.attrs.get("requires_grad")
+            return Value(V.TUPLE, items=None if parts is None else [tensor(p, receiver.pytype, grad) for p in parts])
         if method in _REARRANGING:  # a view whose strides the walk does not work out
             return Value(V.TENSOR, items=rearranged(method, receiver, args, kwargs), pytype=receiver.pytype,
                          attrs=dict(UNKNOWN_STRIDES))
@@ -298,6 +303,8 @@ def created(name: str, args: list[Value], kwargs: dict[str, Value], receiver: Va
     if name == "torch.nn.functional.embedding" and len(args) > 1 and args[0].items is not None and args[1].items \
             and len(args[1].items) == 2:
         return tensor([*args[0].items, args[1].items[1]], args[1].pytype)
+    if name.removeprefix("torch.") in _PIECES and args and args[0].kind == V.TENSOR:  # `torch.chunk(x, 2)`
+        return created(f"Tensor.{name.removeprefix('torch.')}", args[1:], kwargs, args[0])
     if name in ("torch.topk", "torch.sort", "torch.max", "torch.min") and args and args[0].kind == V.TENSOR:
         return _values_and_indices(name.rpartition(".")[2], args[0], args[1:], kwargs)
     if name == "torch.multinomial" and len(args) > 1 and args[0].items and args[1].known:
