@@ -1929,6 +1929,135 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "cache_filled_by_previous_layer": """
+        import torch
+        from torch import nn
+
+
+        class CacheLayer:
+            def __init__(self):
+                self.is_initialized = False
+                self.keys = None
+
+            def update(self, key):
+                if not self.is_initialized:
+                    self.keys = key[:, :0]
+                    self.is_initialized = True
+                self.keys = torch.cat([self.keys, key], dim=1)
+                return self.keys
+
+
+        class Cache:
+            def __init__(self, n):
+                self.layers = [CacheLayer() for _ in range(n)]
+
+            def update(self, key, layer_idx):
+                return self.layers[layer_idx].update(key)
+
+
+        class Decoder(nn.Module):
+            def __init__(self, layer_idx):
+                super().__init__()
+                self.layer_idx = layer_idx
+                self.proj = nn.Linear(8, 8)
+
+            def forward(self, x, cache):
+                keys = cache.update(self.proj(x), self.layer_idx)
+                hit = (keys.sum(-1) > 0).nonzero()
+                return x + keys.mean(1, keepdim=True) + hit.shape[0]
+
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layers = nn.ModuleList(Decoder(i) for i in range(2))
+
+            def forward(self, x):
+                cache = Cache(2)
+                for layer in self.layers:
+                    x = layer(x, cache)
+                return x
+
+
+        def run():
+            torch.manual_seed(0)
+            with torch.no_grad():
+                torch.compile(Model())(torch.randn(2, 4, 8))
+
+
+        if __name__ == "__main__":
+            run()
+    """,
+    "cache_filled_by_previous_layer_wrapped": """
+        import functools
+
+        import torch
+        from torch import nn
+
+
+        def passes_through(fn):
+            @functools.wraps(fn)
+            def wrapper(self, *args, **kwargs):
+                return fn(self, *args, **kwargs)
+
+            return wrapper
+
+
+        class CacheLayer:
+            def __init__(self):
+                self.is_initialized = False
+                self.keys = None
+
+            def update(self, key):
+                if not self.is_initialized:
+                    self.keys = key[:, :0]
+                    self.is_initialized = True
+                self.keys = torch.cat([self.keys, key], dim=1)
+                return self.keys
+
+
+        class Cache:
+            def __init__(self, n):
+                self.layers = [CacheLayer() for _ in range(n)]
+
+            def update(self, key, layer_idx):
+                return self.layers[layer_idx].update(key)
+
+
+        class Decoder(nn.Module):
+            def __init__(self, layer_idx):
+                super().__init__()
+                self.layer_idx = layer_idx
+                self.proj = nn.Linear(8, 8)
+
+            @passes_through
+            def forward(self, x, cache):
+                keys = cache.update(self.proj(x), self.layer_idx)
+                hit = (keys.sum(-1) > 0).nonzero()
+                return x + keys.mean(1, keepdim=True) + hit.shape[0]
+
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layers = nn.ModuleList(Decoder(i) for i in range(2))
+
+            def forward(self, x):
+                cache = Cache(2)
+                for layer in self.layers:
+                    x = layer(x, cache)
+                return x
+
+
+        def run():
+            torch.manual_seed(0)
+            with torch.no_grad():
+                torch.compile(Model())(torch.randn(2, 4, 8))
+
+
+        if __name__ == "__main__":
+            run()
+    """,
     "init_subclass_rewrap": """
         from functools import wraps
         import torch

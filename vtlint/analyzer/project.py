@@ -904,6 +904,13 @@ def _guarded_calls(frame: CalleeFrame, calls: list[Site]) -> tuple[EntrySpec, li
     return EntrySpec(parsed.summary.display, qualname, "call", {}, parsed.line(target)), renamed
 
 
+def _fresh(values: dict[str, Value]) -> dict[str, Value]:
+    """A call's values to walk with: a copy, so that what the walk changes (a cache it fills) leaves the
+    call's own, which the next calls are compared with."""
+    memo: dict[int, dict[str, Value]] = {}
+    return {name: V.snapshot(value, memo=memo) for name, value in values.items()}
+
+
 def _retrace_callee(project: Project, settings: DynamoSettings, frame: CalleeFrame, entry: str,
                     prediction: Prediction, functions: Functions, calls: list[Site], graphs: list[int],
                     callees: list[CalleeFrame], index: int) -> list[Event]:
@@ -914,7 +921,9 @@ def _retrace_callee(project: Project, settings: DynamoSettings, frame: CalleeFra
     walker = Walker(project, settings, entry, frame.fn.name.value, ENTRY_BUDGET_S)
     functions.lend(walker)
     walker.grad_enabled = call.grad_enabled is not False
-    again = CalleeFrame(frame.parsed, frame.qualname, frame.fn, dict(call.kwargs), frame.cls, closure=frame.closure,
+    walker.replay_grad_modes = [walker.grad_enabled]  # a skipped frame's eager run, under that call's mode
+    walker.broken_call_sites = True
+    again = CalleeFrame(frame.parsed, frame.qualname, frame.fn, _fresh(call.kwargs), frame.cls, closure=frame.closure,
                         linked=frame.linked)
     scratch = Prediction()
     act = Act(frame.parsed, frame.qualname, again.env(), cls=frame.cls, closure=again.frame_closure())
@@ -1059,6 +1068,9 @@ def _compiles_nothing(events: list[Event]) -> bool:
     return frame is not None and frame.confidence == "high" and not frame.detail.get("compiled", True)
 
 
+MAX_BROKEN_CALLS = 8  # the calls of a callee frame traced again for the frames its breaks make
+
+
 def _first_recompiling_call(calls: list[Site], recompiles: list[Event]) -> int | None:
     """The first call (after the first) at which a predicted recompile happens."""
     at = {(e.location.path, e.location.line) for e in recompiles if e.action is Action.RECOMPILE}
@@ -1139,9 +1151,18 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
         calls = [f.call for f in frames if f.call is not None and f.qualname == frame.qualname
                  and f.parsed is frame.parsed]
         walker.replay_grad_modes = _grad_modes(calls) if calls else grad_modes or [True]
+        walker.broken_call_sites = len(calls) > 1
+        if calls:  # its trace runs under the grad mode of its first call (a layer called under no_grad)
+            walker.grad_enabled = calls[0].grad_enabled is not False
         later_callees: list[CalleeFrame] = []  # the frames the breaks of its later compiles make
-        act = Act(frame.parsed, frame.qualname, frame.env(), cls=frame.cls, closure=frame.frame_closure())
+        # the values of its call as they were then, not as later eager code left them (the next layer's run)
+        called = replace(frame, args=_fresh(frame.call.kwargs)) if frame.call is not None else frame
+        act = Act(frame.parsed, frame.qualname, called.env(), cls=frame.cls, closure=frame.frame_closure())
         events = _walk_frame(walker, act, frame.fn, entry, prediction)
+        for event in events:
+            if event.action is Action.FRAME and frame.reached_from not in (None, entry):
+                event.detail.setdefault("reached_from", frame.reached_from)  # its caller's call reaches it
+        retrace = functools.partial(_retrace_callee, project, settings, frame, entry, prediction, functions, calls)
         if frame.linked is not None:
             # a decorator's wrapper compiled for another function than before: it fails the earlier entries
             # (its guards are installed even when the trace put no op in a graph: measured)
@@ -1153,11 +1174,21 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
             recompiles = predict_recompiles(project, spec, settings, events, guarded, {}, entry, functions=functions)
             compiles = _compiles(recompiles, calls, settings)
             retraced: list[int] = []  # the graphs of each later compile the cache replay traced
+            harvested: set[int] = set()  # the calls traced again, whose breaks' frames are in `later_callees`
+
+            def again(index: int) -> list[Event]:
+                harvested.add(index)
+                return retrace(retraced, later_callees, index)
+
             if _first_recompiling_call(calls, recompiles) is not None:
                 compiles = _replay_cache(project, settings, spec, frame.fn.name.value, guarded, {}, events, recompiles,
-                                         functools.partial(_retrace_callee, project, settings, frame, entry,
-                                                           prediction, functions, calls, retraced, later_callees),
-                                         functions)
+                                         again, functions)
+            if any(f.call is not None for f in walker.callee_frames):
+                # a call its cache serves still runs its breaks' callees, each a frame called again with
+                # that call's values (the next layer's: the cache the previous one filled)
+                for index in range(1, min(len(calls), MAX_BROKEN_CALLS)):
+                    if index not in harvested:
+                        retrace([], later_callees, index)
             for event in events:
                 if event.action is Action.FRAME:
                     # each compile traces its own graphs (the MoE block's break, then the dense block's none)

@@ -237,6 +237,7 @@ class CalleeFrame:
     closure: dict[str, Value] = field(default_factory=dict)
     # a decorator's wrapper: the function at the end of its closure chain, whose entry the frame is
     linked: tuple[Parsed, cst.FunctionDef, str] | None = None
+    reached_from: str | None = None  # the entry whose walk made the call (where a report finds its caller)
 
     @property
     def entry(self) -> str:
@@ -395,6 +396,7 @@ class Walker:
         self.callee_frames: list[CalleeFrame] = []
         self.direct_calls: list[CalleeFrame] = []  # the calls a skipped frame makes that Dynamo compiles
         self.replaying = False  # running a skipped frame eagerly, for the calls it makes
+        self.broken_call_sites = False  # a frame called more than once: the calls that break keep their values
         self.uncompiled_calls = 0  # calls it makes whose frames Dynamo does not compile, active now
         self.broken_chain: list[CalleeFrame] = []  # the outermost reported call of an inlined break unwinding
         self.comprehension_frames: list[comprehensions.ComprehensionFrame] = []  # ... and the comprehensions it runs
@@ -2443,7 +2445,8 @@ class Walker:
             return
         parsed, fn, closure, cls, qualname = resolved
         bound = {p.name.value: value for p, value in zip(positional_params(fn), args)}
-        self.callee_frames.append(CalleeFrame(parsed, qualname, fn, bound, cls, closure=closure))
+        self.callee_frames.append(CalleeFrame(parsed, qualname, fn, bound, cls, closure=closure,
+                                              reached_from=self.entry))
 
     def call_user(self, func: Value, args: list[Value], kwargs: dict[str, Value], act: Act, node: cst.Call) -> Value:
         """Inline a function of the project: Dynamo's InliningInstructionTranslator."""
@@ -2545,6 +2548,10 @@ class Walker:
         if act.depth == 0:
             self.root_call = node  # a break inside the callee is the root frame's at this call
         bound = dict(env)
+        # the values the callee gets, before its body changes them (`cache.layers[0].is_initialized`): its
+        # call's, should it break and be compiled as a frame of its own, called again with each call of this one
+        before = {k: V.snapshot(v) for k, v in bound.items()} if self.broken_call_sites and act.depth == 0 \
+            and not self.eager and isinstance(fn, cst.FunctionDef) else None
         uncompiled = False  # an eager call Dynamo does not compile: the calls it makes run eagerly too
         if self.replaying and len(self.inlining) == 1 + self.uncompiled_calls and isinstance(fn, cst.FunctionDef) \
                 and not self._replaced_by_generated_init(fn, func) \
@@ -2555,7 +2562,8 @@ class Walker:
                 call = Site(act.display, line, column, [], {k: V.snapshot(v) for k, v in bound.items()},
                             in_loop=act.loops > 0, grad_enabled=self.grad_enabled)
                 self.direct_calls.append(CalleeFrame(parsed, qualname, fn, bound, cls, call, closure=closure,
-                                                     linked=self.wrapped_function(fn, qualname, closure)))
+                                                     linked=self.wrapped_function(fn, qualname, closure),
+                                                     reached_from=self.entry))
             else:
                 uncompiled = True
                 self.uncompiled_calls += 1
@@ -2578,8 +2586,12 @@ class Walker:
             # frame is a package's too: else not the user's news, and the project's frames below it are)
             if isinstance(fn, cst.FunctionDef) and (self.library_entry or
                                                     not self.project.is_library(parsed.summary.display)):
-                self.broken_chain = [CalleeFrame(parsed, qualname, fn, bound, cls, closure=closure,
-                                                 linked=self.wrapped_function(fn, qualname, closure))]
+                line, column, _, _ = act.parsed.span(node)
+                call = None if before is None else Site(act.display, line, column, [], before, in_loop=act.loops > 0,
+                                                        grad_enabled=self.grad_enabled)
+                self.broken_chain = [CalleeFrame(parsed, qualname, fn, bound, cls, call, closure=closure,
+                                                 linked=self.wrapped_function(fn, qualname, closure),
+                                                 reached_from=self.entry)]
             if act.depth > 0:
                 raise
             self.callee_frames += self.broken_chain
