@@ -73,7 +73,7 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
         kind, name = root
         found: list[Event] = []
         if wrap.detail.get("nn_module_attribute") and wrap.detail.get("owner") and not pairwise:
-            found = _module_attribute(spec, settings, wrap, mutations, project, entry, walked)
+            found = _module_attribute(spec, settings, wrap, mutations, project, entry, walked, facts)
         if not found and calls and kind == "L" and (name in params or name == receiver):
             index = params.index(name) if name in params else None
             default = literal(defaults[name], parsed.summary.imports) if name in defaults else None
@@ -907,10 +907,18 @@ def _mutated_globals(project: Project, spec: EntrySpec, wrap: Event, kind: str, 
     return out
 
 
+def _called_by_project(project: Project, facts: dict[str, ModuleFacts], method: str) -> bool:
+    """Whether the project's own code (not an installed package's) calls a method of this name."""
+    return any(callee.rpartition(".")[2] == method for display, fact in facts.items()
+               if not project.is_library(display) for callee in fact.calls)
+
+
 def _module_attribute(spec: EntrySpec, settings: DynamoSettings, wrap: Event, mutations: list[Mutation],
-                      project: Project, entry: str, walked: set[str]) -> list[Event]:
+                      project: Project, entry: str, walked: set[str], facts: dict[str, ModuleFacts]) -> list[Event]:
     """`self.step += 1` in a method of the module's class (or a base): nn.Module int attributes
-    stay static, so each new value recompiles; every call when the traced code itself assigns it."""
+    stay static, so each new value recompiles; every call when the traced code itself assigns it. A
+    package's method assigns only when something calls it: the traced code, or the project's own code
+    (diffusers' `vae.enable_tiling()`, which a script that never calls it leaves at its default)."""
     found = project.klass(wrap.detail["owner"])
     if found is None:
         return []
@@ -922,6 +930,9 @@ def _module_attribute(spec: EntrySpec, settings: DynamoSettings, wrap: Event, mu
         if (mutation.function or "").endswith(".__init__"):
             continue
         in_forward = f"{mutation.site.display}:{mutation.function}" in walked
+        if not in_forward and project.is_library(mutation.site.display) and \
+                not _called_by_project(project, facts, (mutation.function or "").rpartition(".")[2]):
+            continue
         limit = settings.recompile_limit
         if not wrap.detail.get("static", True):  # allow_unspec_int_on_nn_module: an int like any other
             why, remedy, once = _consequence(Value(V.CONST, pytype="int"), settings, wrap.source or "")
