@@ -134,7 +134,8 @@ def run_check(
     findings = _problem_findings(prediction, result.rules) + findings_from(merged, result.rules, config, attribution)
     findings = [f for f in findings if not _file_ignored(f.code, f.location.path, config)]
     findings, unused = apply_suppressions(findings, prediction.texts, report_unused="VTL901" in result.rules)
-    result.findings = sorted(_dedupe(per_cause(findings) + unused), key=lambda f: f.sort_key)
+    compiled = frozenset(info.entry for info in prediction.entries)
+    result.findings = sorted(_dedupe(per_cause(findings, compiled) + unused), key=lambda f: f.sort_key)
     return result
 
 

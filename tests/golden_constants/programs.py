@@ -2058,6 +2058,86 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "later_call_callee_frames": """
+        import functools
+
+        import torch
+        from torch import nn
+
+
+        def passes_through(fn):
+            @functools.wraps(fn)
+            def wrapper(*args, **kwargs):
+                return fn(*args, **kwargs)
+
+            return wrapper
+
+
+        @passes_through
+        def make_mask(scale, inputs_embeds=None, position_ids=None):
+            torch._dynamo.graph_break()
+            return inputs_embeds * scale + position_ids.unsqueeze(-1)
+
+
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(8, 8)
+
+            def forward(self, x):
+                hit = (x.sum(-1) > 0).nonzero()
+                return self.proj(x) + hit.shape[0]
+
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.block = Block()
+
+            def forward(self, x):
+                position_ids = torch.arange(x.shape[1]).unsqueeze(0)
+                make_mask(2.0, inputs_embeds=x, position_ids=position_ids)
+                return self.block(x)
+
+
+        def run():
+            torch.manual_seed(0)
+            compiled = torch.compile(Model())
+            with torch.no_grad():
+                compiled(torch.randn(1, 8, 8))
+                compiled(torch.randn(1, 12, 8))
+
+
+        if __name__ == "__main__":
+            run()
+    """,
+    "resume_handed_later_call": """
+        import torch
+        from torch import nn
+
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(8, 8)
+
+            def forward(self, x):
+                residual = self.proj(x)
+                hit = (x.sum(-1) > 0).nonzero()
+                return residual * 2 + hit.shape[0]
+
+
+        def run():
+            torch.manual_seed(0)
+            compiled = torch.compile(Model())
+            with torch.no_grad():
+                compiled(torch.randn(1, 8, 8))
+                compiled(torch.randn(1, 12, 8))
+
+
+        if __name__ == "__main__":
+            run()
+    """,
     "init_subclass_rewrap": """
         from functools import wraps
         import torch

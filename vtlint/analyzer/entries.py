@@ -51,6 +51,8 @@ class Site:
     autocast: str | None = None  # the dtype of an autocast region the call is made in ("" outside one; None: not known)
     # a nested function's closure cells as the called closure holds them (frame locals to Dynamo: `L['k']`)
     cells: dict[str, Value] = field(default_factory=dict)
+    # a call made while a compiled entry runs (a layer's frame): the project's call of that entry, which reaches it
+    reached_at: Location | None = None
 
     @property
     def location(self) -> Location:
@@ -69,6 +71,8 @@ class EntrySpec:
     via_module: bool = False  # compiled as an nn.Module: `self` is L['self']
     outer_calls: list[Site] = field(default_factory=list)  # calls of the enclosing function (closures)
     compiled_at: Location | None = None  # the compile call (or decorator) in the project, when not `line` of `display`
+    # a decorator wrapper's frame: its locals as the runtime names them (`L['hidden_states']` -> `L['args'][0]`)
+    raw_locals: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass

@@ -38,12 +38,12 @@ from vtlint.analyzer.driver import EagerRun, drive
 from vtlint.analyzer.entries import EntrySpec, ModuleFacts, Site, scan, worth_scanning
 from vtlint.analyzer.files import SourceError, SourceFile, read_source
 from vtlint.analyzer.index import Parsed, Project, parsed_module
-from vtlint.analyzer.recompiles import predict_recompiles
+from vtlint.analyzer.recompiles import predict_recompiles, resumed_changes
 from vtlint.analyzer.rescan import ScanMemo, scan_reusing
 from vtlint.analyzer.seeding import decorated_root, entry_env, site_value
 from vtlint.analyzer.summary import ModuleSummary, positional_params, summarize
 from vtlint.analyzer.values import Value
-from vtlint.analyzer.walk import Act, CalleeFrame, Functions, TooComplex, Walker, wrapped_arguments
+from vtlint.analyzer.walk import Act, CalleeFrame, Functions, TooComplex, Walker, wrapped_arguments, wrapped_raw_names
 from vtlint.analyzer.wrapper_cache import WrapperCaches
 from vtlint.config import Config, DynamoSettings
 from vtlint.findings import Kind, Level, Location, Notification
@@ -761,6 +761,8 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
     driven.functions.lend(walker)
     walker.replay_grad_modes = _grad_modes(calls)
     walker.grad_enabled = _traced_grad_mode(calls)
+    walker.broken_call_sites = len(calls) > 1
+    walker.entry_site = _project_call(project, calls)
     _seed_call_state(walker, calls)
     try:
         env = entry_env(walker, parsed, spec, fn, calls)
@@ -789,11 +791,18 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
     compiles = _compiles(_of_frame(recompiles, root), calls, settings)
     retyped, names = _retyping_call(calls, fn)
     counted = retyped is not None and any(r.detail.get("call") == retyped for r in recompiles)
+    retraces: dict[int, Walker] = {}  # the trace of each later call: its breaks' frames, its resume functions
+
+    def again(index: int) -> list[Event]:
+        walkers: list[Walker] = []
+        traced = _walk_again(project, settings, spec, fn, cls, calls[index:], prediction, driven.functions, walkers)
+        if walkers:
+            retraces[index] = walkers[0]
+        return traced
+
     if retyped is None and _first_recompiling_call(calls, _of_frame(recompiles, root)) is not None:
-        again = functools.partial(_walk_again, project, settings, spec, fn, cls, prediction=prediction,
-                                  functions=driven.functions)
-        compiles = _replay_cache(project, settings, spec, root, calls, facts, events, recompiles,
-                                 lambda index: again(calls[index:]), driven.functions)
+        compiles = _replay_cache(project, settings, spec, root, calls, facts, events, recompiles, again,
+                                 driven.functions)
     elif retyped is not None:
         # an argument of another type (a tensor, then an int; a value, then None), or the first call
         # that fails a guard (the model switched to eval(), a flag flipped): Dynamo traces the frame
@@ -818,6 +827,16 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
         other = _walk_again(project, settings, spec, fn, cls, calls[index:], prediction, driven.functions)
         known = {e.key for e in events}
         events += [e for e in other if e.action is not Action.FRAME and e.key not in known]
+    resumed = walker.frames[1:]
+    if len(calls) > 1 and (any(f.call is not None for f in walker.callee_frames) or any(f.used for f in resumed)):
+        # each later call runs the frames its breaks make and its resume functions again, with its own
+        # values (a longer sequence)
+        for index in range(1, min(len(calls), MAX_BROKEN_CALLS)):
+            if index not in retraces:
+                again(index)
+        frame = next(e for e in events if e.action is Action.FRAME)
+        recompiles += resumed_changes(resumed, {i: w.frames[1:] for i, w in retraces.items()}, calls, settings,
+                                      entry, frame.location)
     for event in events:
         if event.action is Action.FRAME:
             # the runtime counts graphs over the whole run: every recompile of the entry traces its graphs
@@ -828,8 +847,9 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
                                               for name, times in Counter(event.detail["graph_frames"]).items())
             event.detail["compiles"] = compiles
     prediction.events.extend(_dedupe(events + recompiles))
-    _walk_callee_frames(project, settings, walker.callee_frames, prediction, 0, walker.replay_grad_modes,
-                        Functions.of(walker), caches)
+    callees = [*walker.callee_frames, *(f for w in retraces.values() for f in w.callee_frames)]
+    _walk_callee_frames(project, settings, callees, prediction, 0, walker.replay_grad_modes, Functions.of(walker),
+                        caches)
 
 
 def _frame_graphs(name: str, times: int, entry_frame: str, compiles: int, recompiles: list[Event], calls: list[Site],
@@ -901,14 +921,25 @@ def _guarded_calls(frame: CalleeFrame, calls: list[Site]) -> tuple[EntrySpec, li
         return EntrySpec(frame.parsed.summary.display, frame.qualname, "call", {}, frame.parsed.line(frame.fn)), calls
     parsed, target, qualname = frame.linked
     renamed = [replace(site, args=[], kwargs=wrapped_arguments(frame.fn, site.kwargs, target)) for site in calls]
-    return EntrySpec(parsed.summary.display, qualname, "call", {}, parsed.line(target)), renamed
+    raw = wrapped_raw_names(frame.fn, calls[0].kwargs, target) if calls else {}
+    return EntrySpec(parsed.summary.display, qualname, "call", {}, parsed.line(target), raw_locals=raw), renamed
 
 
-def _fresh(values: dict[str, Value]) -> dict[str, Value]:
-    """A call's values to walk with: a copy, so that what the walk changes (a cache it fills) leaves the
-    call's own, which the next calls are compared with."""
-    memo: dict[int, dict[str, Value]] = {}
-    return {name: V.snapshot(value, memo=memo) for name, value in values.items()}
+def _reached(recompiles: list[Event], calls: list[Site]) -> None:
+    """Each recompile of a callee frame, reached at the project's call of the entry whose run made the call
+    that fails its guards (the second call's longer sequence, not the first call)."""
+    for event in recompiles:
+        call = event.detail.get("call")
+        where = calls[call].reached_at if isinstance(call, int) and call < len(calls) else None
+        if where is not None:
+            event.detail["reached_at"] = {"path": where.path, "line": where.line}
+
+
+def _traced_again(retrace: Callable[[list[int], list[CalleeFrame], int], list[Event]], graphs: list[int],
+                  callees: list[CalleeFrame], harvested: set[int], index: int) -> list[Event]:
+    """`_retrace_callee` for call `index`, remembered in `harvested`."""
+    harvested.add(index)
+    return retrace(graphs, callees, index)
 
 
 def _retrace_callee(project: Project, settings: DynamoSettings, frame: CalleeFrame, entry: str,
@@ -923,7 +954,8 @@ def _retrace_callee(project: Project, settings: DynamoSettings, frame: CalleeFra
     walker.grad_enabled = call.grad_enabled is not False
     walker.replay_grad_modes = [walker.grad_enabled]  # a skipped frame's eager run, under that call's mode
     walker.broken_call_sites = True
-    again = CalleeFrame(frame.parsed, frame.qualname, frame.fn, _fresh(call.kwargs), frame.cls, closure=frame.closure,
+    walker.entry_site = call.reached_at
+    again = CalleeFrame(frame.parsed, frame.qualname, frame.fn, V.snapshots(call.kwargs), frame.cls, closure=frame.closure,
                         linked=frame.linked)
     scratch = Prediction()
     act = Act(frame.parsed, frame.qualname, again.env(), cls=frame.cls, closure=again.frame_closure())
@@ -949,6 +981,11 @@ def _compile_site(spec: EntrySpec) -> Location | None:
     return Location(spec.display, spec.line) if spec.how in ("decorator", "call", "module.compile") else None
 
 
+def _project_call(project: Project, calls: list[Site]) -> Location | None:
+    """The first of `calls` as the project makes it: what reaches the frames its run compiles."""
+    return calls[0].location if calls and not project.is_library(calls[0].display) else None
+
+
 def _call_sites(project: Project, calls: list[Site]) -> tuple[Location, ...]:
     """The project's calls of the compiled callable, each line once, in order."""
     lines = dict.fromkeys((site.display, site.line) for site in calls if not project.is_library(site.display))
@@ -967,9 +1004,11 @@ def _root_frame(walker: Walker, parsed: Parsed, spec: EntrySpec, fn: cst.Functio
 
 
 def _walk_again(project: Project, settings: DynamoSettings, spec: EntrySpec, fn: cst.FunctionDef, cls: str | None,
-                calls: list[Site], prediction: Prediction, functions: Functions) -> list[Event]:
+                calls: list[Site], prediction: Prediction, functions: Functions,
+                walkers: list[Walker] | None = None) -> list[Event]:
     """The frame traced once more, for the compile the first of `calls` causes (its notes are the
-    first walk's, not repeated)."""
+    first walk's, not repeated); its walker added to `walkers` when given (the frames its breaks make, with
+    that call's values; its resume functions, with the tensors they are handed)."""
     parsed = project.parsed(spec.display)
     if parsed is None:
         return []
@@ -977,6 +1016,8 @@ def _walk_again(project: Project, settings: DynamoSettings, spec: EntrySpec, fn:
     walker = Walker(project, settings, entry, fn.name.value, ENTRY_BUDGET_S)
     functions.lend(walker)
     walker.grad_enabled = _traced_grad_mode(calls)
+    walker.broken_call_sites = walkers is not None
+    walker.entry_site = _project_call(project, calls)
     _seed_call_state(walker, calls)
     scratch = Prediction()
     try:
@@ -986,6 +1027,8 @@ def _walk_again(project: Project, settings: DynamoSettings, spec: EntrySpec, fn:
         scratch.cut_short |= exc.timed_out
         events = []
     prediction.cut_short |= scratch.cut_short
+    if walkers is not None:
+        walkers.append(walker)
     return events
 
 
@@ -1154,9 +1197,10 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
         walker.broken_call_sites = len(calls) > 1
         if calls:  # its trace runs under the grad mode of its first call (a layer called under no_grad)
             walker.grad_enabled = calls[0].grad_enabled is not False
+            walker.entry_site = calls[0].reached_at
         later_callees: list[CalleeFrame] = []  # the frames the breaks of its later compiles make
         # the values of its call as they were then, not as later eager code left them (the next layer's run)
-        called = replace(frame, args=_fresh(frame.call.kwargs)) if frame.call is not None else frame
+        called = replace(frame, args=V.snapshots(frame.call.kwargs)) if frame.call is not None else frame
         act = Act(frame.parsed, frame.qualname, called.env(), cls=frame.cls, closure=frame.frame_closure())
         events = _walk_frame(walker, act, frame.fn, entry, prediction)
         for event in events:
@@ -1168,33 +1212,31 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
             # (its guards are installed even when the trace put no op in a graph: measured)
             events += caches.compile(code, frame.fn, frame.linked[1], frame.args, frame.closure, entry,
                                      next(e.location for e in events if e.action is Action.FRAME))
+        harvested: set[int] = set()  # the calls traced again, whose breaks' frames are in `later_callees`
         if (len(calls) > 1 or (calls and calls[0].in_loop)) and not _compiles_nothing(events):
             # called again by the eager frame (the next expert of a loop, the next token): its recompiles
             spec, guarded = _guarded_calls(frame, calls)
             recompiles = predict_recompiles(project, spec, settings, events, guarded, {}, entry, functions=functions)
             compiles = _compiles(recompiles, calls, settings)
             retraced: list[int] = []  # the graphs of each later compile the cache replay traced
-            harvested: set[int] = set()  # the calls traced again, whose breaks' frames are in `later_callees`
-
-            def again(index: int) -> list[Event]:
-                harvested.add(index)
-                return retrace(retraced, later_callees, index)
-
+            again = functools.partial(_traced_again, retrace, retraced, later_callees, harvested)
             if _first_recompiling_call(calls, recompiles) is not None:
                 compiles = _replay_cache(project, settings, spec, frame.fn.name.value, guarded, {}, events, recompiles,
                                          again, functions)
-            if any(f.call is not None for f in walker.callee_frames):
-                # a call its cache serves still runs its breaks' callees, each a frame called again with
-                # that call's values (the next layer's: the cache the previous one filled)
-                for index in range(1, min(len(calls), MAX_BROKEN_CALLS)):
-                    if index not in harvested:
-                        retrace([], later_callees, index)
             for event in events:
                 if event.action is Action.FRAME:
                     # each compile traces its own graphs (the MoE block's break, then the dense block's none)
                     repeats = max(compiles - len(retraced), 1)
                     event.detail["graph_count"] = event.detail["graph_count"] * repeats + sum(retraced)
+            _reached(recompiles, calls)
             events += recompiles
+        if any(f.call is not None for f in walker.callee_frames):
+            # a call its cache serves (or that compiles nothing: a decorator's wrapper) still runs its breaks'
+            # callees, each a frame called again with that call's values (the next layer's: the cache the
+            # previous one filled; the next call's: a longer sequence)
+            for index in range(1, min(len(calls), MAX_BROKEN_CALLS)):
+                if index not in harvested:
+                    retrace([], later_callees, index)
         if entry in walked:  # another code object of an entry walked already: one FRAME event counts both
             first = walked[entry]
             for event in (e for e in events if e.action is Action.FRAME and e.entry == entry):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import libcst as cst
@@ -29,7 +29,7 @@ from vtlint.analyzer.traverse import visit
 from vtlint.analyzer.values import Value
 from vtlint.analyzer.variables.nn_module import parameters_of
 from vtlint.analyzer.variables.shapes import DATA_DEPENDENT, strides
-from vtlint.analyzer.walk import Functions
+from vtlint.analyzer.walk import Frame, Functions
 from vtlint.config import DynamoSettings
 from vtlint.findings import Location, Related
 from vtlint.trace import Action, Event
@@ -56,7 +56,7 @@ def predict_recompiles(project: Project, spec: EntrySpec, settings: DynamoSettin
     if "." in spec.qualname and spec.qualname.rpartition(".")[0] in parsed.summary.classes and params:
         receiver, params = params[0], params[1:]
     defaults = {p.name.value: p.default for p in [*fn.params.params, *fn.params.kwonly_params] if p.default is not None}
-    order = functools.partial(_guard_order, modules=_module_roots(calls, params))
+    order = functools.partial(_guard_order, modules=_module_roots(calls, params), raw=spec.raw_locals)
     mutations, named = _assignments(project, facts)
     # the functions this entry's graph traces: the entry and every call it inlines
     walked = {entry} | {e.callee for e in events if e.action is Action.INLINE and e.callee}
@@ -436,7 +436,8 @@ def _same_call(event: Event) -> tuple[object, ...]:
     return (event.location, _ITEM.sub("", source)) if _ITEM.search(source) else (event.location, source, id(event))
 
 
-def _guard_order(event: Event, modules: frozenset[str] = frozenset()) -> tuple[Any, ...]:
+def _guard_order(event: Event, modules: frozenset[str] = frozenset(),
+                 raw: Mapping[str, str] | None = None) -> tuple[Any, ...]:
     """Where a guard sits in the guard tree torch checks: guards are installed sorted by
     `Guard.sort_key` (its GuardSource first: frame locals, then globals, then what is read from an
     nn.Module, `modules`, the frame's roots that hold one; then the shorter name, then the name), and
@@ -445,8 +446,14 @@ def _guard_order(event: Event, modules: frozenset[str] = frozenset()) -> tuple[A
     of several guards failing at one call torch reports the one whose path, at the first step where
     they part, is the shorter (`L['b']` before `L['x']`, `L['top_k']` before `L['temperature']`,
     `L['self'].body.mlp.fc.enabled` before `L['self'].body.proj.enabled`), and a cache's
-    `L['cache'].layers[0].is_initialized` before the layer's own `L['self'].layer_idx` (measured)."""
-    return _source_order(event.source or "", modules)
+    `L['cache'].layers[0].is_initialized` before the layer's own `L['self'].layer_idx` (measured). A
+    decorator wrapper's frame is ordered by its locals' own places (`raw`: `L['args'][0]`, the hidden states
+    passed positionally, before `**kwargs`' items, those in the order they were passed: measured)."""
+    source = event.source or ""
+    root = _ROOT.match(source)
+    if raw and root and root.group(0) in raw:
+        source = raw[root.group(0)] + source[root.end():]
+    return _source_order(source, modules)
 
 
 def _source_order(source: str, modules: frozenset[str] = frozenset()) -> tuple[Any, ...]:
@@ -518,9 +525,9 @@ def _changed_tensor(frame: Event, calls: list[Site], pick: Callable[[Site], Valu
                     settings: DynamoSettings, entry: str) -> Event | None:
     base = pick(calls[0])
     assert base is not None
-    # a call in a loop is also the loop's next call: a size the data decides is another one there
-    again = [(0, calls[0])] if len(calls) == 1 and calls[0].in_loop else []
-    for number, site in [*enumerate(calls[1:], 1), *again]:
+    # a call in a loop is also the loop's next call: a size the data decides is another one there, first
+    again = [(0, calls[0])] if calls[0].in_loop else []
+    for number, site in [*again, *enumerate(calls[1:], 1)]:
         current = pick(site)
         if current is None or current.kind != V.TENSOR:
             continue
@@ -559,6 +566,31 @@ def _changed_tensor(frame: Event, calls: list[Site], pick: Callable[[Site], Valu
                              "changed_value": "another tensor", "once": once, "call": number,
                              **({"specialized": True} if specialized else {})})
     return None
+
+
+def resumed_changes(frames: list[Frame], later: dict[int, list[Frame]], calls: list[Site],
+                    settings: DynamoSettings, entry: str, where: Location) -> list[Event]:
+    """A resume function is a code object of its own, guarded on the tensors its graph uses of those it is
+    handed (the `mask` computed before the break, the `residual` after an MoE block's break): a later call
+    that hands it another size (a longer sequence) fails that TENSOR_MATCH, and it recompiles once (then
+    automatic dynamic). `frames`: the resume functions of the first call's trace; `later`: those of the
+    trace of each later call, by its index in `calls`."""
+    out: list[Event] = []
+    sites = {id(site): i for i, site in enumerate(calls)}
+    for first in frames:
+        traced = {0: first, **{i: f for i, fs in later.items() for f in fs if f.name == first.name}}
+        resumed = Event(Action.FRAME, where, entry, frame=first.name)
+        changes = [change for local in first.handed if local in first.used and (change := _changed_tensor(
+            resumed, calls, functools.partial(_handed, traced, sites, local), local, f"L[{local!r}]",
+            settings, entry)) is not None]
+        out += sorted(changes, key=lambda e: (e.detail["call"], _source_order(e.source or "")))[:1]
+    return out
+
+
+def _handed(traced: dict[int, Frame], sites: dict[int, int], local: str, site: Site) -> Value | None:
+    """The tensor `local` a call's trace handed the resume function (None where that call was not traced)."""
+    frame = traced.get(sites[id(site)])
+    return frame.handed.get(local) if frame is not None else None
 
 
 def _tensor_mismatch(name: str, base: Value, current: Value) -> tuple[str, str] | None:

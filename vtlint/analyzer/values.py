@@ -282,5 +282,12 @@ def snapshot(value: Value, depth: int = 6, memo: dict[int, dict[str, Value]] | N
     return replace(value, items=items, attrs=attrs, keys=keys)
 
 
+def snapshots(values: dict[str, Value]) -> dict[str, Value]:
+    """`snapshot` of each of a call's values, one object under two names staying one object: what the
+    call passed, which what runs later (its own walk filling a cache) does not change."""
+    memo: dict[int, dict[str, Value]] = {}
+    return {name: snapshot(value, memo=memo) for name, value in values.items()}
+
+
 # The VariableTracker classes register their kinds on import.
 import vtlint.analyzer.variables  # noqa: F401

@@ -186,6 +186,8 @@ class Frame:
     compiled: bool = True  # False: a loop came round to a resume function its cache already holds, or past the limit
     eager_from: int = 0  # skipped, it runs eagerly from this line on (a resume inside a loop: the loop's first line)
     line: int = 0  # a resume function's: the line it resumes at
+    handed: dict[str, Value] = field(default_factory=dict)  # a resume function's tensor locals, as it gets them
+    used: set[str] = field(default_factory=set)  # the tensor locals its graph uses (each TENSOR_MATCH guarded)
 
 
 @dataclass
@@ -298,6 +300,21 @@ def wrapped_arguments(wrapper: cst.FunctionDef, bound: dict[str, Value], target:
     return out
 
 
+def wrapped_raw_names(wrapper: cst.FunctionDef, bound: dict[str, Value], target: cst.FunctionDef) -> dict[str, str]:
+    """Where each local a wrapper's frame is reported by sits among the runtime's own (`L['hidden_states']`
+    is `L['args'][0]`): torch checks their guards in that order. A `**kwargs` value is named by its place
+    in the dict (`L['kwargs'][1]`), as torch's dict guard checks its items in the dict's order."""
+    out: dict[str, str] = {}
+    for name, value in wrapper_locals(wrapper, bound, target).items():
+        if value.source is None and value.kind in (V.TUPLE, V.DICT):
+            for index, item in enumerate(value.items or []):
+                if isinstance(item.source, LocalSource):
+                    out.setdefault(f"L['{item.source.local_name}']", f"L['{name}'][{index}]")
+        elif isinstance(value.source, LocalSource) and value.source.local_name != name:
+            out.setdefault(f"L['{value.source.local_name}']", f"L['{name}']")
+    return out
+
+
 def passes_on(fn: cst.FunctionDef | cst.Lambda, qualname: str) -> bool:
     """A decorator's closure that takes `*args`/`**kwargs` (transformers' `can_return_tuple` wrapper,
     `deprecate_kwarg`'s `wrapped_func`): a link in a chain, not the function at its end (the runtime's rule)."""
@@ -397,6 +414,7 @@ class Walker:
         self.direct_calls: list[CalleeFrame] = []  # the calls a skipped frame makes that Dynamo compiles
         self.replaying = False  # running a skipped frame eagerly, for the calls it makes
         self.broken_call_sites = False  # a frame called more than once: the calls that break keep their values
+        self.entry_site: Location | None = None  # the project's call of the compiled entry this walk traces
         self.uncompiled_calls = 0  # calls it makes whose frames Dynamo does not compile, active now
         self.broken_chain: list[CalleeFrame] = []  # the outermost reported call of an inlined break unwinding
         self.comprehension_frames: list[comprehensions.ComprehensionFrame] = []  # ... and the comprehensions it runs
@@ -470,6 +488,8 @@ class Walker:
     def use(self, value: Value, act: Act, node: cst.CSTNode) -> None:
         """Dynamo realizes a lazily wrapped value: the guard on its Source is installed here."""
         self.first_read(value, act, node)
+        if value.kind == V.TENSOR and type(value.source) is LocalSource and not self.eager:
+            self.frame.used.add(value.source.local_name)
         self._install(self.builder.realize(value), act, self._read_site(value, act, node))
 
     def first_read(self, value: Value, act: Act, node: cst.CSTNode) -> None:
@@ -601,9 +621,13 @@ class Walker:
         self._hand_over_iterators(act, node)
         line = act.parsed.line(node)
         self.frame = Frame(name, first_event=len(self.events), line=line, eager_from=act.parsed.line(
-            self.root_loops[0].stmt if self.root_loops else node))
+            self.root_loops[0].stmt if self.root_loops else node),
+            handed={local: value for local, value in act.env.items() if value.kind == V.TENSOR})
         self.frames.append(self.frame)
         for local, value in act.env.items():
+            if value.kind == V.TENSOR and value.source is None:  # computed in the frame: now an argument of this one
+                act.env[local] = value.with_(source=LocalSource(local))
+                self.frame.handed[local] = act.env[local]
             # a number computed in the frame, or one the last resume got on its stack (`mean = x.item()`)
             stacked = isinstance(value.source, LocalSource) and value.source.local_name.startswith("___stack")
             if value.kind == V.CONST and (value.source is None or (stacked and local != value.source.local_name)):
@@ -2550,8 +2574,8 @@ class Walker:
         bound = dict(env)
         # the values the callee gets, before its body changes them (`cache.layers[0].is_initialized`): its
         # call's, should it break and be compiled as a frame of its own, called again with each call of this one
-        before = {k: V.snapshot(v) for k, v in bound.items()} if self.broken_call_sites and act.depth == 0 \
-            and not self.eager and isinstance(fn, cst.FunctionDef) else None
+        before = V.snapshots(bound) if self.broken_call_sites and act.depth == 0 and not self.eager \
+            and isinstance(fn, cst.FunctionDef) else None
         uncompiled = False  # an eager call Dynamo does not compile: the calls it makes run eagerly too
         if self.replaying and len(self.inlining) == 1 + self.uncompiled_calls and isinstance(fn, cst.FunctionDef) \
                 and not self._replaced_by_generated_init(fn, func) \
@@ -2559,8 +2583,8 @@ class Walker:
             # (a package's frames are not the user's news, unless the compiled entry is a package's too)
             if self._compiled_when_run_eagerly(parsed, fn, bound):
                 line, column, _, _ = act.parsed.span(node)
-                call = Site(act.display, line, column, [], {k: V.snapshot(v) for k, v in bound.items()},
-                            in_loop=act.loops > 0, grad_enabled=self.grad_enabled)
+                call = Site(act.display, line, column, [], V.snapshots(bound), in_loop=act.loops > 0,
+                            grad_enabled=self.grad_enabled, reached_at=self.entry_site)
                 self.direct_calls.append(CalleeFrame(parsed, qualname, fn, bound, cls, call, closure=closure,
                                                      linked=self.wrapped_function(fn, qualname, closure),
                                                      reached_from=self.entry))
@@ -2588,7 +2612,7 @@ class Walker:
                                                     not self.project.is_library(parsed.summary.display)):
                 line, column, _, _ = act.parsed.span(node)
                 call = None if before is None else Site(act.display, line, column, [], before, in_loop=act.loops > 0,
-                                                        grad_enabled=self.grad_enabled)
+                                                        grad_enabled=self.grad_enabled, reached_at=self.entry_site)
                 self.broken_chain = [CalleeFrame(parsed, qualname, fn, bound, cls, call, closure=closure,
                                                  linked=self.wrapped_function(fn, qualname, closure),
                                                  reached_from=self.entry)]

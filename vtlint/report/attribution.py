@@ -26,6 +26,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
@@ -321,10 +322,11 @@ def _cause(finding: Finding) -> tuple[object, ...] | None:
     return None if reason is None else (*at, finding.code, reason)
 
 
-def per_cause(findings: list[Finding]) -> list[Finding]:
+def per_cause(findings: list[Finding], compiled: frozenset[str] = frozenset()) -> list[Finding]:
     """The findings of the frames of a package reached at one project line, one per cause: a longer sequence
     fails the TENSOR_MATCH of a dozen frames, one recompile; a break in an expert's loop, seen by each frame
-    Dynamo compiled around it, one break. The best evidence speaks for the group."""
+    Dynamo compiled around it, one break. The best evidence speaks for the group, and of equal evidence the
+    entry the project compiled (`compiled`: the model's forward, before the frames its breaks made)."""
     groups: dict[tuple[object, ...], list[Finding]] = {}
     out: list[Finding] = []
     for finding in findings:
@@ -334,7 +336,8 @@ def per_cause(findings: list[Finding]) -> list[Finding]:
         else:
             groups.setdefault(key, []).append(finding)
     for members in groups.values():
-        out.append(_one(sorted(members, key=lambda f: (_EVIDENCE_RANK[f.evidence], f.sort_key))))
+        out.append(_one(sorted(members, key=lambda f: (_EVIDENCE_RANK[f.evidence], f.entry not in compiled,
+                                                       f.sort_key))))
     return out
 
 
@@ -344,8 +347,10 @@ def _one(members: list[Finding]) -> Finding:
         return head
     entries = tuple(dict.fromkeys(e for f in members for e in (f.entries or (f.entry,)) if e))
     library = tuple(dict.fromkeys(p for f in members for p in f.library))
-    others = [f"`{f.source}` of `{(f.entry or '').rpartition(':')[2]}`" if f.source and f.kind is Kind.RECOMPILE
-              else f"`{(f.entry or '').rpartition(':')[2]}`" for f in rest]
+    # one function's code objects (a decorator's wrapper, the function it wraps) are one name, counted
+    named = Counter(f"`{f.source}` of `{(f.entry or '').rpartition(':')[2]}`" if f.source and f.kind is Kind.RECOMPILE
+                    else f"`{(f.entry or '').rpartition(':')[2]}`" for f in rest)
+    others = [name if times == 1 else f"{name} (×{times})" for name, times in named.items()]
     more = len(others) - SHOWN_OTHERS
     said = ", ".join(others[:SHOWN_OTHERS]) + (f" and {more} more" if more > 0 else "")
     message = f"{head.message}; the same in {len(rest)} more compiled frame{'s' if len(rest) > 1 else ''}: {said}"
