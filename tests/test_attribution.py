@@ -138,9 +138,10 @@ def test_runtime_facts_of_a_package_frame_are_reported_at_the_call_that_reached_
     assert (size.location.line, size.level, size.evidence) == (again, Level.WARNING, Evidence.CONFIRMED)
     assert {e.rpartition(":")[2] for e in size.entries} == {"TinyModel.forward", "TinyBlock.forward"}
     # each decorated forward is two code objects, its decorator's wrapper and itself, each recompiling on the
-    # longer x (torch's recompiles log names all four; its trace keeps one per entry and Source)
-    assert ("the same in 3 more compiled frames: `L['x']` of `TinyModel.forward`, `L['x']` of `TinyBlock.forward` "
-            "(×2)") in size.message
+    # longer x (torch's recompiles log names all four; its trace keeps one per entry and Source), and the block's
+    # resume function after the print, on the longer y it is handed
+    assert ("the same in 4 more compiled frames: `L['x']` of `TinyModel.forward`, `L['x']` of `TinyBlock.forward` "
+            "(×2), `L['y']` of `TinyBlock.forward`") in size.message
     # the package's place of each frame in the group: the model's wrapper, its forward, the block's wrapper
     assert [(p.location.line, p.message) for p in size.library] == [
         (10, "can_return_tuple.<locals>.wrapper"), (30, "TinyModel.forward"),
@@ -464,8 +465,9 @@ def test_a_transformers_encoder_is_reported_in_the_script(tmp_path: Path) -> Non
     [size] = [f for f in result.findings if f.kind is Kind.RECOMPILE]
     assert (size.location.line, size.source, size.level) == (10, "L['input_ids']", Level.WARNING)
     places = {inside_install(p.location.path).partition("/")[0] for f in result.findings for p in f.library}
-    # torch.nn's built-in forwards are inlined too, and the standard library's Mapping.get of transformers' registries
-    assert places == {"transformers", "torch", "_collections_abc.py"}
+    # torch.nn's built-in forwards are inlined too; the calls the standard library's Mapping.get makes of
+    # transformers' registries are at no place a report shows (the runtime reports none there either)
+    assert places == {"transformers", "torch"}
     from vtlint.report.groups import constants_grouped
 
     [config] = [f for f in constants_grouped(result.findings) if "of the config" in f.message]

@@ -2138,6 +2138,52 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "callee_frame_resume_later_call": """
+        import functools
+
+        import torch
+        from torch import nn
+
+
+        def passes_through(fn):
+            @functools.wraps(fn)
+            def wrapped_func(*args, **kwargs):
+                return fn(*args, **kwargs)
+
+            return wrapped_func
+
+
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(8, 8)
+
+            @passes_through
+            def forward(self, x):
+                y = self.proj(x)
+                print("slow path")
+                return y * 2
+
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.block = Block()
+
+            def forward(self, x):
+                return self.block(x)
+
+
+        def run():
+            compiled = torch.compile(Model())
+            with torch.no_grad():
+                compiled(torch.ones(2, 8))
+                compiled(torch.ones(3, 8))
+
+
+        if __name__ == "__main__":
+            run()
+    """,
     "init_subclass_rewrap": """
         from functools import wraps
         import torch

@@ -43,7 +43,16 @@ from vtlint.analyzer.rescan import ScanMemo, scan_reusing
 from vtlint.analyzer.seeding import decorated_root, entry_env, site_value
 from vtlint.analyzer.summary import ModuleSummary, positional_params, summarize
 from vtlint.analyzer.values import Value
-from vtlint.analyzer.walk import Act, CalleeFrame, Functions, TooComplex, Walker, wrapped_arguments, wrapped_raw_names
+from vtlint.analyzer.walk import (
+    Act,
+    CalleeFrame,
+    Frame,
+    Functions,
+    TooComplex,
+    Walker,
+    wrapped_arguments,
+    wrapped_raw_names,
+)
 from vtlint.analyzer.wrapper_cache import WrapperCaches
 from vtlint.config import Config, DynamoSettings
 from vtlint.findings import Kind, Level, Location, Notification
@@ -935,19 +944,13 @@ def _reached(recompiles: list[Event], calls: list[Site]) -> None:
             event.detail["reached_at"] = {"path": where.path, "line": where.line}
 
 
-def _traced_again(retrace: Callable[[list[int], list[CalleeFrame], int], list[Event]], graphs: list[int],
-                  callees: list[CalleeFrame], harvested: set[int], index: int) -> list[Event]:
-    """`_retrace_callee` for call `index`, remembered in `harvested`."""
-    harvested.add(index)
-    return retrace(graphs, callees, index)
-
-
 def _retrace_callee(project: Project, settings: DynamoSettings, frame: CalleeFrame, entry: str,
-                    prediction: Prediction, functions: Functions, calls: list[Site], graphs: list[int],
-                    callees: list[CalleeFrame], index: int) -> list[Event]:
-    """A callee frame traced once more, with the values of the call that recompiles it; the graphs of
-    that compile appended to `graphs` (none for one that compiles nothing), the frames its breaks make
-    (the second layer's experts, where the first layer's dense MLP broke nothing) to `callees`."""
+                    prediction: Prediction, functions: Functions, calls: list[Site], resumes: dict[int, list[Frame]],
+                    graphs: list[int], callees: list[CalleeFrame], index: int) -> list[Event]:
+    """A callee frame traced once more, with the values of call `index` (one that recompiles it, or one its
+    cache serves); the graphs of that compile appended to `graphs` (none for one that compiles nothing), the
+    frames its breaks make (the second layer's experts, where the first layer's dense MLP broke nothing) to
+    `callees`, its resume functions to `resumes[index]`."""
     call = calls[index]
     walker = Walker(project, settings, entry, frame.fn.name.value, ENTRY_BUDGET_S)
     functions.lend(walker)
@@ -964,6 +967,7 @@ def _retrace_callee(project: Project, settings: DynamoSettings, frame: CalleeFra
     if not _compiles_nothing(events):
         graphs.append(next(e.detail["graph_count"] for e in events if e.action is Action.FRAME))
     callees += walker.callee_frames
+    resumes[index] = walker.frames[1:]
     return events
 
 
@@ -1206,20 +1210,22 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
         for event in events:
             if event.action is Action.FRAME and frame.reached_from not in (None, entry):
                 event.detail.setdefault("reached_from", frame.reached_from)  # its caller's call reaches it
-        retrace = functools.partial(_retrace_callee, project, settings, frame, entry, prediction, functions, calls)
+        resumes: dict[int, list[Frame]] = {}  # the resume functions of each later call's trace
+        retrace = functools.partial(_retrace_callee, project, settings, frame, entry, prediction, functions, calls,
+                                    resumes)
         if frame.linked is not None:
             # a decorator's wrapper compiled for another function than before: it fails the earlier entries
             # (its guards are installed even when the trace put no op in a graph: measured)
             events += caches.compile(code, frame.fn, frame.linked[1], frame.args, frame.closure, entry,
                                      next(e.location for e in events if e.action is Action.FRAME))
-        harvested: set[int] = set()  # the calls traced again, whose breaks' frames are in `later_callees`
+        compiles = 1
         if (len(calls) > 1 or (calls and calls[0].in_loop)) and not _compiles_nothing(events):
             # called again by the eager frame (the next expert of a loop, the next token): its recompiles
             spec, guarded = _guarded_calls(frame, calls)
             recompiles = predict_recompiles(project, spec, settings, events, guarded, {}, entry, functions=functions)
             compiles = _compiles(recompiles, calls, settings)
             retraced: list[int] = []  # the graphs of each later compile the cache replay traced
-            again = functools.partial(_traced_again, retrace, retraced, later_callees, harvested)
+            again = functools.partial(retrace, retraced, later_callees)
             if _first_recompiling_call(calls, recompiles) is not None:
                 compiles = _replay_cache(project, settings, spec, frame.fn.name.value, guarded, {}, events, recompiles,
                                          again, functions)
@@ -1230,13 +1236,25 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
                     event.detail["graph_count"] = event.detail["graph_count"] * repeats + sum(retraced)
             _reached(recompiles, calls)
             events += recompiles
-        if any(f.call is not None for f in walker.callee_frames):
+        resumed = walker.frames[1:]
+        handed = len(calls) > 1 and any(f.used for f in resumed) and not _compiles_nothing(events)
+        if handed or any(f.call is not None for f in walker.callee_frames):
             # a call its cache serves (or that compiles nothing: a decorator's wrapper) still runs its breaks'
             # callees, each a frame called again with that call's values (the next layer's: the cache the
-            # previous one filled; the next call's: a longer sequence)
+            # previous one filled; the next call's: a longer sequence), and its resume functions
             for index in range(1, min(len(calls), MAX_BROKEN_CALLS)):
-                if index not in harvested:
+                if index not in resumes:
                     retrace([], later_callees, index)
+        if handed:
+            changed = resumed_changes(resumed, resumes, calls, settings, entry,
+                                      next(e.location for e in events if e.action is Action.FRAME))
+            _reached(changed, calls)
+            for event in events:
+                if event.action is Action.FRAME and compiles == 1:
+                    # each resume function's recompile traces its graph again (counted above when the frame's
+                    # own recompiles traced its resume functions again)
+                    event.detail["graph_count"] += len(changed)
+            events += changed
         if entry in walked:  # another code object of an entry walked already: one FRAME event counts both
             first = walked[entry]
             for event in (e for e in events if e.action is Action.FRAME and e.entry == entry):

@@ -34,7 +34,7 @@ from vtlint.analyzer.builder import Guard, VariableBuilder
 from vtlint.analyzer.chunks import READING
 from vtlint.analyzer.effects import patches, registers
 from vtlint.analyzer.entries import Site
-from vtlint.analyzer.index import Parsed, Project
+from vtlint.analyzer.index import STDLIB_INLINED, Parsed, Project
 from vtlint.analyzer.objects import ObjectModel, children, container_kind, container_of
 from vtlint.analyzer.sources import (
     AttrSource,
@@ -2549,8 +2549,10 @@ class Walker:
         shown = qualname.removesuffix(SETTER)  # a property's setter: its code object is named as the getter
         callee = f"{parsed.summary.display}:{shown}" if not shown.startswith("<") else shown
         code_name = "<lambda>" if isinstance(fn, cst.Lambda) else shown
-        if not parsed.summary.module.startswith("torch.") and FRAME_DEFAULTS not in func.attrs:
-            # (torch.nn's own forwards are not the user's news; the root frame's own decorator chain is no call)
+        if not parsed.summary.module.startswith("torch.") and FRAME_DEFAULTS not in func.attrs \
+                and act.parsed.summary.module not in STDLIB_INLINED:
+            # (torch.nn's own forwards are not the user's news; the root frame's own decorator chain is no call;
+            # a call the standard library's mixin makes, `Mapping.get`'s `self[key]`, is no place a report shows)
             self.emit(Action.INLINE, act, node, callee=self.callee_name(parsed, code_name), variable_tracker=V.FUNC,
                       detail={"qualname": qualname})
         if func.source is not None and not self.eager:

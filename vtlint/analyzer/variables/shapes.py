@@ -204,8 +204,10 @@ def reshaped(receiver: Value, args: list[Value]) -> Sizes | None:
     if sizes.count(-1) == 0:
         return [V.const(n) for n in sizes]
     total, rest = known(receiver), math.prod(n for n in sizes if n != -1)
-    if total is None or sizes.count(-1) > 1 or rest == 0:
+    if sizes.count(-1) > 1 or rest == 0:
         return None
+    if total is None:  # `attn_output.reshape(*input_shape, -1)` of an unknown output: the rest of it, of unknown size
+        return [V.const(n) if n != -1 else Value(V.CONST, pytype="int") for n in sizes]
     return [V.const(math.prod(total) // rest if n == -1 else n) for n in sizes]
 
 

@@ -1,4 +1,5 @@
-"""The sizes the walk gives the pieces of `chunk`, `split` and `unbind`, checked against torch's own."""
+"""The sizes the walk gives tensors it builds: the pieces of `chunk`, `split` and `unbind` (checked against
+torch's own), a reshape of a tensor whose sizes it does not know."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 
 from vtlint.analyzer import values as V
 from vtlint.analyzer.values import Value
-from vtlint.analyzer.variables.shapes import pieces
+from vtlint.analyzer.variables.shapes import pieces, reshaped
 
 CASES: list[tuple[tuple[int, ...], str, list[Any], dict[str, Any]]] = [
     ((8, 32), "chunk", [2], {"dim": -1}),
@@ -45,3 +46,10 @@ def test_a_size_the_data_decides_is_kept_in_every_chunk() -> None:
 def test_chunks_of_an_unknown_size_are_as_many_as_asked() -> None:
     found = pieces("chunk", Value(V.TENSOR, items=[Value(V.CONST, pytype="int")]), [V.const(3)], {})
     assert found is not None and len(found) == 3 and all(p is not None and not p[0].known for p in found)
+
+
+def test_a_reshape_of_unknown_sizes_keeps_the_sizes_asked_for() -> None:
+    """`attn_output.reshape(*input_shape, -1)` of an attention output whose sizes the walk lost: the batch and
+    sequence sizes asked for, the last of unknown size (a projection then gives it)."""
+    found = reshaped(Value(V.TENSOR), [V.const(1), V.const(8), V.const(-1)])
+    assert found is not None and [s.value for s in found[:2]] == [1, 8] and not found[2].known
