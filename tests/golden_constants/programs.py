@@ -2184,6 +2184,49 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "deprecate_factory_cells": """
+        import functools
+
+        import torch
+        from torch import nn
+
+
+        def is_compiling():
+            return torch.compiler.is_compiling()
+
+
+        def renamed(old_name, new_name=None, warn=True):
+            def wrapper(func):
+                @functools.wraps(func)
+                def wrapped_func(*args, **kwargs):
+                    if old_name in kwargs and new_name is not None:
+                        kwargs[new_name] = kwargs.pop(old_name)
+                        if warn and not is_compiling():
+                            print("renamed")
+                    return func(*args, **kwargs)
+
+                return wrapped_func
+
+            return wrapper
+
+
+        class Block(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.proj = nn.Linear(8, 8)
+
+            @renamed("past", new_name="cache")
+            def forward(self, x, cache=None):
+                return self.proj(x)
+
+
+        def run():
+            torch.compile(Block())(torch.randn(2, 8), cache=None)
+
+
+        if __name__ == "__main__":
+            run()
+    """,
     "init_subclass_rewrap": """
         from functools import wraps
         import torch

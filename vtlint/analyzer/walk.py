@@ -53,6 +53,7 @@ from vtlint.analyzer.summary import (
     ModuleSummary,
     dotted,
     has_effects,
+    literal,
     named_params,
     positional_params,
     pure_decorator,
@@ -313,6 +314,24 @@ def wrapped_raw_names(wrapper: cst.FunctionDef, bound: dict[str, Value], target:
         elif isinstance(value.source, LocalSource) and value.source.local_name != name:
             out.setdefault(f"L['{value.source.local_name}']", f"L['{name}']")
     return out
+
+
+def _factory_arguments(factory: cst.FunctionDef, call: cst.Call, defined: Parsed, written: Parsed) -> dict[str, Value]:
+    """A decorator factory's parameters as `@factory(...)` passes them, where they are literals: the cells its
+    wrapper reads (`@deprecate_kwarg("past_key_value", new_name="past_key_values")`: `old_name`, `new_name`;
+    a default where the call passes nothing). Its other locals stay unknown: its body is not run."""
+    found: dict[str, Value] = {}
+    for param in [*factory.params.params, *factory.params.kwonly_params]:
+        if param.default is not None:
+            found[param.name.value] = literal(param.default, defined.summary.imports)
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    if len(positional) + sum(1 for a in call.args if a.keyword is not None) != len(call.args):
+        return {}  # `*args` or `**kwargs` passed on: which parameter gets what is not written
+    passed = [*zip((p.name.value for p in factory.params.params), (a.value for a in positional)),
+              *((a.keyword.value, a.value) for a in call.args if a.keyword is not None)]
+    for name, node in passed:
+        found[name] = literal(node, written.summary.imports)
+    return {name: value for name, value in found.items() if value.kind == V.CONST and value.known}
 
 
 def passes_on(fn: cst.FunctionDef | cst.Lambda, qualname: str) -> bool:
@@ -2716,10 +2735,13 @@ class Walker:
             if found is None or not isinstance(found[1], cst.FunctionDef):
                 continue
             dparsed, level, _, _, qual = found
+            cells: dict[str, Value] = {}
             if factory:
                 inner = _returned_def(level)
                 if inner is None:
                     return None
+                assert isinstance(dec.decorator, cst.Call)
+                cells = _factory_arguments(level, dec.decorator, dparsed, parsed)
                 qual, level = f"{qual}.<locals>.{inner.name.value}", inner
             wrapper = _returned_def(level)
             if not factory and wrapper is not None and _is_decorator(wrapper):
@@ -2736,7 +2758,7 @@ class Walker:
                     self._returns_unwrapped(dparsed, value, original, dec.decorator, (id(fn), index)):
                 return self.decorator_wrapper(parsed, fn, original)  # `if not is_accelerate_available(): return method`
             key = f"local:{id(wrapper)}:{id(fn)}:{index}"
-            self.local_funcs[key] = (dparsed, wrapper, {params[0].name.value: original}, None)
+            self.local_funcs[key] = (dparsed, wrapper, {**cells, params[0].name.value: original}, None)
             self.local_names[key] = qual
             # a wrapper of the root frame's chain is part of that frame's code, not a call it inlines
             return Value(V.FUNC, ref=key, attrs={FRAME_DEFAULTS: func.attrs[FRAME_DEFAULTS]}
@@ -2871,8 +2893,6 @@ class Walker:
 
     def _default(self, node: cst.BaseExpression, parsed: Parsed, source: Source | None) -> Value:
         """A default is an attribute of the function object: its Source is there, when the function has one."""
-        from vtlint.analyzer.summary import literal
-
         return self.materialize(literal(node, parsed.summary.imports), parsed.summary, source, None)
 
 
