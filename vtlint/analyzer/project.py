@@ -958,8 +958,8 @@ def _retrace_callee(project: Project, settings: DynamoSettings, frame: CalleeFra
     walker.replay_grad_modes = [walker.grad_enabled]  # a skipped frame's eager run, under that call's mode
     walker.broken_call_sites = True
     walker.entry_site = call.reached_at
-    again = CalleeFrame(frame.parsed, frame.qualname, frame.fn, V.snapshots(call.kwargs), frame.cls, closure=frame.closure,
-                        linked=frame.linked)
+    again = CalleeFrame(frame.parsed, frame.qualname, frame.fn, V.snapshots(call.kwargs), frame.cls,
+                        closure=frame.closure, linked=frame.linked)
     scratch = Prediction()
     act = Act(frame.parsed, frame.qualname, again.env(), cls=frame.cls, closure=again.frame_closure())
     events = _walk_frame(walker, act, frame.fn, entry, scratch)
@@ -1115,7 +1115,9 @@ def _compiles_nothing(events: list[Event]) -> bool:
     return frame is not None and frame.confidence == "high" and not frame.detail.get("compiled", True)
 
 
-MAX_BROKEN_CALLS = 8  # the calls of a callee frame traced again for the frames its breaks make
+# the calls of a frame (a compiled entry, a callee frame) traced again, for the frames its breaks make and the
+# tensors its resume functions are handed at each
+MAX_BROKEN_CALLS = 8
 
 
 def _first_recompiling_call(calls: list[Site], recompiles: list[Event]) -> int | None:

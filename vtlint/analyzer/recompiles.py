@@ -571,7 +571,7 @@ def _changed_tensor(frame: Event, calls: list[Site], pick: Callable[[Site], Valu
 def resumed_changes(frames: list[Frame], later: dict[int, list[Frame]], calls: list[Site],
                     settings: DynamoSettings, entry: str, where: Location) -> list[Event]:
     """A resume function is a code object of its own, guarded on the tensors its graph uses of those it is
-    handed (the `mask` computed before the break, the `residual` after an MoE block's break): a later call
+    handed (a tensor computed before the break, the `residual` after an MoE block's break): a later call
     that hands it another size (a longer sequence) fails that TENSOR_MATCH, and it recompiles once (then
     automatic dynamic). `frames`: the resume functions of the first call's trace; `later`: those of the
     trace of each later call, by its index in `calls`."""
