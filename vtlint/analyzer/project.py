@@ -19,7 +19,7 @@ import signal
 import sys
 import tokenize
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, fields, replace
 from multiprocessing.context import BaseContext
@@ -840,9 +840,7 @@ def _walk_entry(project: Project, config: Config, spec: EntrySpec, facts: dict[s
     if len(calls) > 1 and (any(f.call is not None for f in walker.callee_frames) or any(f.used for f in resumed)):
         # each later call runs the frames its breaks make and its resume functions again, with its own
         # values (a longer sequence)
-        for index in range(1, min(len(calls), MAX_BROKEN_CALLS)):
-            if index not in retraces:
-                again(index)
+        _trace_later_calls(calls, retraces, again)
         frame = next(e for e in events if e.action is Action.FRAME)
         recompiles += resumed_changes(resumed, {i: w.frames[1:] for i, w in retraces.items()}, calls, settings,
                                       entry, frame.location)
@@ -1120,6 +1118,14 @@ def _compiles_nothing(events: list[Event]) -> bool:
 MAX_BROKEN_CALLS = 8
 
 
+def _trace_later_calls(calls: list[Site], traced: Container[int], trace: Callable[[int], object]) -> None:
+    """Each later call not traced yet (by the cache replay), traced: the values its run hands the frames its
+    breaks make and its resume functions."""
+    for index in range(1, min(len(calls), MAX_BROKEN_CALLS)):
+        if index not in traced:
+            trace(index)
+
+
 def _first_recompiling_call(calls: list[Site], recompiles: list[Event]) -> int | None:
     """The first call (after the first) at which a predicted recompile happens."""
     at = {(e.location.path, e.location.line) for e in recompiles if e.action is Action.RECOMPILE}
@@ -1244,9 +1250,7 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
             # a call its cache serves (or that compiles nothing: a decorator's wrapper) still runs its breaks'
             # callees, each a frame called again with that call's values (the next layer's: the cache the
             # previous one filled; the next call's: a longer sequence), and its resume functions
-            for index in range(1, min(len(calls), MAX_BROKEN_CALLS)):
-                if index not in resumes:
-                    retrace([], later_callees, index)
+            _trace_later_calls(calls, resumes, functools.partial(retrace, [], later_callees))
         if handed:
             changed = resumed_changes(resumed, resumes, calls, settings, entry,
                                       next(e.location for e in events if e.action is Action.FRAME))

@@ -640,13 +640,11 @@ class Walker:
         self._hand_over_iterators(act, node)
         line = act.parsed.line(node)
         self.frame = Frame(name, first_event=len(self.events), line=line, eager_from=act.parsed.line(
-            self.root_loops[0].stmt if self.root_loops else node),
-            handed={local: value for local, value in act.env.items() if value.kind == V.TENSOR})
+            self.root_loops[0].stmt if self.root_loops else node))
         self.frames.append(self.frame)
         for local, value in act.env.items():
             if value.kind == V.TENSOR and value.source is None:  # computed in the frame: now an argument of this one
                 act.env[local] = value.with_(source=LocalSource(local))
-                self.frame.handed[local] = act.env[local]
             # a number computed in the frame, or one the last resume got on its stack (`mean = x.item()`)
             stacked = isinstance(value.source, LocalSource) and value.source.local_name.startswith("___stack")
             if value.kind == V.CONST and (value.source is None or (stacked and local != value.source.local_name)):
@@ -655,6 +653,7 @@ class Walker:
                 known = value.value if self.root_loops and not stacked else V.MISSING
                 act.env[local] = value.with_(source=LocalSource(local), value=known, confidence="medium",
                                              attrs=attrs)
+        self.frame.handed = {local: value for local, value in act.env.items() if value.kind == V.TENSOR}
         if self.root_loops:
             self._enter_resume(act, node)
 
@@ -2480,6 +2479,12 @@ class Walker:
         self.frame.graph_ops += 1
         return Value(V.TENSOR)
 
+    def _frame_call(self, act: Act, node: cst.CSTNode, values: dict[str, Value]) -> Site:
+        """The call of a callee Dynamo compiles as a frame of its own, with the values it passed (copies)."""
+        line, column, _, _ = act.parsed.span(node)
+        return Site(act.display, line, column, [], values, in_loop=act.loops > 0, grad_enabled=self.grad_enabled,
+                    reached_at=self.entry_site)
+
     def compile_callee(self, func: Value, args: list[Value], act: Act) -> None:
         """A project function that code run eagerly at a break calls (`Fn.apply` calling `Fn.forward`):
         Dynamo's frame hook compiles it as a frame of its own, its arguments the frame's locals."""
@@ -2603,9 +2608,7 @@ class Walker:
                 and (self.library_entry or not self.project.is_library(parsed.summary.display)):
             # (a package's frames are not the user's news, unless the compiled entry is a package's too)
             if self._compiled_when_run_eagerly(parsed, fn, bound):
-                line, column, _, _ = act.parsed.span(node)
-                call = Site(act.display, line, column, [], V.snapshots(bound), in_loop=act.loops > 0,
-                            grad_enabled=self.grad_enabled, reached_at=self.entry_site)
+                call = self._frame_call(act, node, V.snapshots(bound))
                 self.direct_calls.append(CalleeFrame(parsed, qualname, fn, bound, cls, call, closure=closure,
                                                      linked=self.wrapped_function(fn, qualname, closure),
                                                      reached_from=self.entry))
@@ -2631,9 +2634,7 @@ class Walker:
             # frame is a package's too: else not the user's news, and the project's frames below it are)
             if isinstance(fn, cst.FunctionDef) and (self.library_entry or
                                                     not self.project.is_library(parsed.summary.display)):
-                line, column, _, _ = act.parsed.span(node)
-                call = None if before is None else Site(act.display, line, column, [], before, in_loop=act.loops > 0,
-                                                        grad_enabled=self.grad_enabled, reached_at=self.entry_site)
+                call = None if before is None else self._frame_call(act, node, before)
                 self.broken_chain = [CalleeFrame(parsed, qualname, fn, bound, cls, call, closure=closure,
                                                  linked=self.wrapped_function(fn, qualname, closure),
                                                  reached_from=self.entry)]
