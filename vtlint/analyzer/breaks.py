@@ -478,7 +478,7 @@ def _torch_call(qualname: str, arguments: Arguments, settings: DynamoSettings) -
             len(arguments) == 1 or (len(arguments.kinds) == 2 and arguments.constant(1) == -1)):
         return _break("Attempted to use `torch.nn.functional.one_hot` with data-dependent output shape", vt,
                       "without num_classes the number of classes is the data's maximum plus one")
-    if qualname == "torch.nn.Parameter":
+    if qualname in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
         return _parameter(arguments)
     if qualname == "copy.deepcopy" and arguments.kind(0, "x") == TENSOR:
         return _break("Attempted to copy.deepcopy a tensor", "TensorVariable",
@@ -569,6 +569,8 @@ def _decide_function(qualname: str, settings: DynamoSettings, defined_in: str | 
     if qualname in _EXPLICIT:
         gb_type, why = _EXPLICIT[qualname]
         return _break(gb_type, "SkipFunctionVariable", why, skips_frame=qualname in _SKIPS_FRAME)
+    if qualname.startswith(_LOGGER_METHOD):  # any method of a Logger, one a library adds too (`warning_once`)
+        return _from_variable_tracker(qualname, "LoggingLoggerVariable", "a logging.Logger's method", settings)
     if qualname == "pdb.set_trace":  # measured: inlined until it reaches a skipped function
         return _break(SKIPPED, "UserFunctionVariable", "pdb.set_trace starts a debugger session through "
                       "functions trace_rules skips")
@@ -598,8 +600,15 @@ def _decide_function(qualname: str, settings: DynamoSettings, defined_in: str | 
     return decision
 
 
+# A Logger is a LoggingLoggerVariable, whose call_method refuses every method (torch/_dynamo/variables/misc.py)
+_LOGGER_METHOD = "logging.Logger."
 # Factories whose result's methods Dynamo treats specially.
 _FACTORIES = {"logging.getLogger": "logging.Logger", "logging.getLoggerClass": None}
+
+
+def factory_type(qualname: str) -> str | None:
+    """`logging.getLogger` -> `logging.Logger`: the type a factory function's result has."""
+    return _FACTORIES.get(qualname)
 
 
 def instance_type(qualname: str) -> str | None:
@@ -1250,6 +1259,8 @@ _UNSUPPORTED_CTX = {
     "io.open": "open() is a builtin Dynamo does not trace",
     "threading.Lock": "Dynamo does not know how to enter a `_thread.lock` context manager",
     "threading.RLock": "Dynamo does not know how to enter a `_thread.RLock` context manager",
+    # a torch.device is a constant to Dynamo, not a context manager it models (measured: GB0142, frame skipped)
+    "torch.device": "Dynamo does not know how to enter a `torch.device` context manager",
 }
 # contextlib's managers Dynamo refuses to build (UserDefinedClassVariable, "unsupported contextlib.* API");
 # the resumed frame then cannot enter the object eagerly made, and runs eagerly (measured: GB0262, then GB0142

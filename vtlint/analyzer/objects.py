@@ -121,7 +121,9 @@ class ObjectModel:
                       attrs=self.instance_attrs(summary, cls, constructs=not walked))
         if is_module:
             value.attrs.setdefault("training", V.const(True))  # nn.Module.__init__
-        key = _construction_key(defining, args, kwargs) if is_module and walked and self.walker.eager else None
+        # (one the traced frame builds is walked each time: where its constructor breaks is part of the frame)
+        key = _construction_key(defining, args, kwargs) if is_module and walked and self.walker.eager \
+            and self.walker.building is None else None
         if key is not None and key in self.constructed:
             return V.snapshot(self.constructed[key], depth=COPIED_DEPTH).with_(source=source)
         if walked:
@@ -200,9 +202,23 @@ class ObjectModel:
             return Value(V.NN_MODULE, source=source, ref=callee)
         if callee.startswith("torch.") and callee.rpartition(".")[2][:1].islower():
             return Value(V.TENSOR, source=source)
+        made_by = self._factory_called(callee)
+        if made_by is not None:  # `logger = logging.get_logger(__name__)`, a wrapper of `logging.getLogger`
+            return Value(V.UNKNOWN, source=source, ref=made_by, pytype=breaks.factory_type(made_by), confidence="low")
         # an instance of a library class: remembered by its class for with-statements and notes,
         # and by its type (pytype) for method calls
         return Value(V.UNKNOWN, source=source, ref=callee, pytype=breaks.instance_type(callee), confidence="low")
+
+    def _factory_called(self, callee: str) -> str | None:
+        """The factory (`logging.getLogger`) a function returns the result of, through wrappers."""
+        for _ in range(3):
+            found = self.project.function(callee)
+            if found is None or found[1].made_by is None:
+                return None
+            callee = self.project.qualify(found[0], found[1].made_by)
+            if breaks.factory_type(callee) is not None:
+                return callee
+        return None
 
     def instance_attrs(self, summary: ModuleSummary, cls: ClassSummary, constructs: bool = True) -> dict[str, Value]:
         """The attributes `__init__` stores, as the summary read them; the objects it builds

@@ -40,6 +40,7 @@ class FunctionSummary:
     vararg: str | None = None
     kwarg: str | None = None
     returns: str | None = None  # the scalar type its return annotation declares (`-> bool`)
+    made_by: str | None = None  # the callee of the `return make(...)` ending its body, import-resolved
 
 
 @dataclass
@@ -81,6 +82,17 @@ def dotted(node: cst.BaseExpression) -> str | None:
         base = dotted(node.value)
         return f"{base}.{node.attr.value}" if base else None
     return None
+
+
+def _made_by(node: cst.FunctionDef, imports: dict[str, str]) -> str | None:
+    """`get_logger` ending in `return logging.getLogger(name)`: what makes the object it returns."""
+    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+    last = body[-1] if body else None
+    if not isinstance(last, cst.SimpleStatementLine) or not isinstance(last.body[0], cst.Return):
+        return None
+    value = last.body[0].value
+    callee = dotted(value.func) if isinstance(value, cst.Call) else None
+    return resolve(callee, imports) if callee else None
 
 
 def resolve(name: str, imports: dict[str, str]) -> str:
@@ -314,7 +326,8 @@ class _Summarizer(cst.CSTVisitor):
         returns = scalar_annotation(node.returns.annotation) if node.returns is not None else None
         if f"{node.name.value}.setter" in decorators:
             qual = f"{qual}{SETTER}"  # the property's getter keeps the name
-        self.s.functions[qual] = FunctionSummary(qual, names, defaults, decorators, vararg, kwarg, returns)
+        self.s.functions[qual] = FunctionSummary(qual, names, defaults, decorators, vararg, kwarg, returns,
+                                                 _made_by(node, self.s.imports))
         if self.kinds and self.kinds[-1] == "class":
             cls = self.s.classes.get(self._qual_of_enclosing())
             if cls is not None:

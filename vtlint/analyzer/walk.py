@@ -228,6 +228,17 @@ class Act:
 
 
 @dataclass
+class Building:
+    """An nn.Module a traced frame constructs. Dynamo inlines its `__init__`: the first break there (a
+    Parameter made of no input, GB0264) breaks the frame; the constructor then runs eagerly, and each
+    `__init__` of the project's it enters is a frame of its own, whose module is not initialized yet."""
+
+    sites: list[tuple[Act, cst.CSTNode]] = field(default_factory=list)  # the class calls in progress, outermost first
+    broke: tuple[Act, cst.CSTNode, breaks.Decision, str] | None = None  # the first break, at the project's line
+    inits: list[CalleeFrame] = field(default_factory=list)  # the `__init__`s run, in order
+
+
+@dataclass
 class CalleeFrame:
     """A callee whose inlining broke the graph: Dynamo compiles it as a frame of its own."""
 
@@ -436,6 +447,7 @@ class Walker:
         self.entry_site: Location | None = None  # the project's call of the compiled entry this walk traces
         self.uncompiled_calls = 0  # calls it makes whose frames Dynamo does not compile, active now
         self.broken_chain: list[CalleeFrame] = []  # the outermost reported call of an inlined break unwinding
+        self.building: Building | None = None  # an nn.Module the traced frame constructs, being built
         self.comprehension_frames: list[comprehensions.ComprehensionFrame] = []  # ... and the comprehensions it runs
         self._comprehensions: dict[int, tuple[cst.CSTNode, str]] = {}  # (node, name) by id of its outer `for`
         self.comprehending = 0  # comprehensions being unrolled: one inside another is not a frame of the replay
@@ -567,10 +579,16 @@ class Walker:
                       None)
         self._install(guard or self.builder.realize(value), act, node, placed)
 
-    def graph_break(self, act: Act, node: cst.CSTNode, decision: breaks.Decision, what: str) -> None:
-        """Record the break, then unwind to the frame that owns the statement."""
+    def graph_break(self, act: Act, node: cst.CSTNode, decision: breaks.Decision, what: str,
+                    at: tuple[Act, cst.CSTNode] | None = None) -> None:
+        """Record the break, then unwind to the frame that owns the statement. `at`: where it is reported,
+        when that is inside code the walk ran eagerly for this statement (a constructor)."""
         if self.eager:
-            return  # an object built before tracing: its `__init__` runs eagerly, nothing breaks
+            # an object built before tracing: its `__init__` runs eagerly, nothing breaks; one the traced frame
+            # builds breaks the frame where Dynamo's inlining of the constructor first does
+            if self.building is not None and self.building.broke is None:
+                self.building.broke = (*self._project_site(act, node), decision, what)
+            return
         if self.recording:
             decision = replace(decision, skips_frame=True, also=(*decision.also, breaks.RECORD_FUNCTION_ESCAPED))
         in_loop = self._loop_skips(act, node, decision)
@@ -602,10 +620,12 @@ class Walker:
         if self.uncertain:  # on a path the walk takes without knowing it runs: a guess, not a finding
             detail["guessed_path"] = True
             confidence = "low"
-        self.emit(Action.GRAPH_BREAK, act, node, gb_type=decision.gb_type, gb_id=decision.gb_id,
+        # (inside a constructor run eagerly: reported at its line, inside the chain of calls the frame made)
+        shown, where = (replace(act, parsed=at[0].parsed), at[1]) if at is not None else (act, node)
+        self.emit(Action.GRAPH_BREAK, shown, where, gb_type=decision.gb_type, gb_id=decision.gb_id,
                   variable_tracker=decision.variable_tracker, confidence=confidence, detail=detail)
         for gb_type in decision.also:  # torch reports a second break at the same line (the resumed frame's)
-            self.emit(Action.GRAPH_BREAK, act, node, gb_type=gb_type, gb_id=breaks.registry().id_of(gb_type),
+            self.emit(Action.GRAPH_BREAK, shown, where, gb_type=gb_type, gb_id=breaks.registry().id_of(gb_type),
                       variable_tracker=decision.variable_tracker, confidence=confidence,
                       detail={**detail, "also_of": decision.gb_type})
         if self.uncertain:
@@ -618,6 +638,46 @@ class Walker:
             self.broken_chain = []
             raise _InlinedBreak
         self._resume(act, node)
+
+    def construct_module(self, ref: str, args: list[Value], kwargs: dict[str, Value], act: Act,
+                         node: cst.CSTNode) -> Value:
+        """`Head(3)`, an nn.Module class called: built as the object model builds it. Called by the traced
+        frame, the first break its constructor meets breaks the frame at this call (reported at the project's
+        innermost line), and each `__init__` of the project's the eager constructor then enters is compiled as
+        a frame of its own that reads an uninitialized module (measured on torch 2.13: GB0264, then GB0119)."""
+        if self.eager and self.building is None:
+            return self.objects.instantiate(ref, args, kwargs, None)
+        outermost = self.building is None
+        building = self.building = self.building or Building()
+        building.sites.append((act, node))
+        try:
+            value = self.objects.instantiate(ref, args, kwargs, None)
+        finally:
+            building.sites.pop()
+            if outermost:
+                self.building = None
+        if outermost and building.broke is not None:
+            at_act, at_node, decision, what = building.broke
+            self.callee_frames += building.inits
+            self.graph_break(act, node, decision, what, at=(at_act, at_node))
+        return value
+
+    def _project_site(self, act: Act, node: cst.CSTNode) -> tuple[Act, cst.CSTNode]:
+        """Where a break inside a constructor is reported: the innermost line outside torch's own code."""
+        sites = [(act, node), *reversed(self.building.sites if self.building else [])]
+        return next(((a, n) for a, n in sites if not a.parsed.summary.module.startswith("torch.")), sites[-1])
+
+    def building_init(self, parsed: Parsed, qualname: str, fn: cst.FunctionDef, func: Value,
+                      bound: dict[str, Value], cls: str | None) -> None:
+        """An `__init__` of the project's that a module the traced frame builds runs: a frame of its own
+        once the constructor runs eagerly, its `self` a module whose `__dict__` is still empty."""
+        receiver = func.bound_self
+        if self.building is None or receiver is None or receiver.kind != V.NN_MODULE \
+                or parsed.summary.module.startswith("torch.") or not positional_params(fn):
+            return
+        own = Value(V.NN_MODULE, ref=receiver.ref, attrs={V.UNINITIALIZED: V.const(True)})
+        args = {**V.snapshots(bound), positional_params(fn)[0].name.value: own}
+        self.building.inits.append(CalleeFrame(parsed, qualname, fn, args, cls, reached_from=self.entry))
 
     def _loop_skips(self, act: Act, node: cst.CSTNode, decision: breaks.Decision) -> bool:
         """Whether Dynamo skips the frame for a break in a loop ("graph break in loop", GB7000): torch's
@@ -1756,6 +1816,9 @@ class Walker:
         owner = node.value
         self.init_chained |= node.attr.value == "__init__" and self.eager > 0
         if isinstance(owner, cst.Call) and not owner.args and dotted(owner.func) == "super" and act.cls:
+            receiver = act.env.get("self")
+            if not self.eager and receiver is not None and (refused := receiver.wrap_refused()) is not None:
+                self.graph_break(act, node, refused, "self")  # `super()` reads `self` first
             found = self._super_attr(act, node.attr.value)
             if found is not None:
                 return found
@@ -2588,6 +2651,8 @@ class Walker:
         passed = [*args, *kwargs.values()]  # the call's own arguments (binding consumes `kwargs`)
         env = self.bind(fn, func, args, kwargs, parsed, act, node)
         self.entered.add((parsed.summary.display, qualname))
+        if self.building is not None and qualname.endswith(".__init__") and isinstance(fn, cst.FunctionDef):
+            self.building_init(parsed, qualname, fn, func, env, cls)
         # eager code emits nothing, and the acts an eager call opens end while the code is eager still: their
         # chain is never read, so no place is looked up (the positions of a module only constructors enter)
         where = self.loc(act, node) if not self.eager else Location(act.display, 0)

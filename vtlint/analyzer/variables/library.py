@@ -169,7 +169,7 @@ class LibraryVariable(Value):
                 return done
         if is_torch_nn_class(self.ref) or (self.ref in MODULE_CLASS and not args and not kwargs):
             # (`stage = nn.Module()`: a bare module that holds the submodules set on it next)
-            return tx.objects.instantiate(self.ref, args, kwargs, None)
+            return tx.construct_module(self.ref, args, kwargs, act, node)
         if self.ref in PARSER_CLASSES and tx.eager:
             return new_parser()
         if self.ref in DATASETS and tx.eager:
@@ -285,6 +285,10 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         # a Python number of a value the walk does not know: still folded, no graph op
         return Value(V.CONST, pytype="int" if name in _INT_MATH else "float", origins=V.origins(*args))
     if name in PARAMETERS and tx.eager:  # nn.Parameter(data, requires_grad=True): a leaf tensor that needs grad
+        if tx.building is not None:  # in a constructor the traced frame calls: what Dynamo decides there
+            decided = breaks.decide_function(name, tx.settings, arguments=arguments_of(tx, args, kwargs))
+            if decided.breaks:
+                tx.graph_break(act, node, decided, name)
         wanted = kwargs.get("requires_grad") or (args[1] if len(args) > 1 else V.const(True))
         made = tensor(args[0].items if args else None, args[0].pytype if args else None, wanted)
         made.attrs["parameter"] = V.const(True)
@@ -321,6 +325,8 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         tensors = any(a.kind == V.TENSOR for a in [*args, *kwargs.values()])
         decision = breaks.decide_function(name, tx.settings, tensor_args=tensors,
                                           arguments=None if tx.eager else arguments_of(tx, args, kwargs))
+    if decision.action == "graph-break" and tx.eager and tx.building is not None:
+        tx.graph_break(act, node, decision, name)  # a constructor the traced frame calls: the frame breaks
     if decision.action == "graph-break" and tx.eager and (made := data_dependent(name, receiver, args)) is not None:
         return made  # eager code: the indices the data picks, of a size only it knows
     if decision.action == "graph-break" and tx.eager and name.rpartition(".")[2] in SCALAR_READS:

@@ -209,7 +209,7 @@ class UserDefinedClassVariable(Value):
             return versions.parsed_version(args)  # `Version("2.6.0")`: a constant that compares as it does
         found = tx.project.klass(self.ref)
         if found is None or tx.project.is_nn_module(*found):
-            return tx.objects.instantiate(self.ref, args, kwargs, None)
+            return tx.construct_module(self.ref, args, kwargs, act, node)
         summary, cls = found
         refused = None if tx.eager else breaks.decide_class_call(cls.decorators) or breaks.decide_typed_dict(
             tx.project.external_bases(summary, cls), any(k.optional_keys for _, k in tx.project.mro(summary, cls)))
