@@ -2227,6 +2227,46 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "import_time_accelerator_flag": """
+        import torch
+
+
+        def is_xpu_available() -> bool:
+            # a library's accelerator check, run once when the module is imported
+            if not hasattr(torch, "xpu"):
+                return False
+            return torch.xpu.is_available()
+
+
+        _xpu_available = is_xpu_available()
+
+
+        def xpu_kernel(x):
+            return x.cos()
+
+
+        def default_kernel(x):
+            return x.sin()
+
+
+        def pick_kernel(x):
+            if _xpu_available:
+                return xpu_kernel(x)
+            return default_kernel(x)
+
+
+        @torch.compile
+        def step(x):
+            return pick_kernel(x) + 1
+
+
+        def run():
+            step(torch.randn(4))
+
+
+        if __name__ == "__main__":
+            run()
+    """,
     "init_subclass_rewrap": """
         from functools import wraps
         import torch

@@ -2437,6 +2437,23 @@ class Walker:
                 return None
         return made if made.kind == V.FUNC else None
 
+    def _ran_at_import(self, ref: str, lit: Value, summary: ModuleSummary, act: Act | None) -> Value | None:
+        """The constant a module-level call of a function declared to return a scalar gave when the
+        module was imported, when the walk of it knows it (`is_torch_xpu_available()`: False)."""
+        defined = self.project.function(ref)  # where it is defined, not the re-export (`transformers.utils`)
+        ref = f"{defined[0].module}.{defined[1].qualname}" if defined is not None and defined[0].module else ref
+        found = self.function_node(Value(V.FUNC, ref=ref))
+        if found is None or not isinstance(found[1], cst.FunctionDef):
+            return None
+        args = [self.materialize(a, summary, None, act) for a in lit.items or ()]
+        kwargs = {k: self.materialize(a, summary, None, act) for k, a in lit.attrs.items()}
+        with self._outside_trace():
+            try:
+                made = self.call(Value(V.FUNC, ref=ref), args, kwargs, Act(found[0], MODULE_FRAME, {}), found[1])
+            except WalkAborted[:-1]:
+                return None
+        return made if made.kind == V.CONST and made.known else None
+
     def materialize(self, lit: Value, summary: ModuleSummary, source: Source | None, act: Act | None) -> Value:
         """A literal from a summary (module/class level) as the value Dynamo sees at runtime."""
         if lit.kind == V.CONST:
@@ -2476,8 +2493,11 @@ class Walker:
             if lit.items is None or not (self.project.klass(ref) or is_torch_nn_class(ref)):
                 function = self.project.function(ref)
                 if function is not None and function[1].returns is not None:
-                    # `_is_torch_npu_available = is_torch_npu_available()`, declared `-> bool`
-                    return Value(V.CONST, source=source, pytype=function[1].returns, confidence="medium")
+                    # `_is_torch_npu_available = is_torch_npu_available()`, declared `-> bool`: run as the import
+                    # ran it, else a value of that type
+                    ran = self._ran_at_import(ref, lit, summary, act)
+                    return ran.with_(source=source) if ran is not None else \
+                        Value(V.CONST, source=source, pytype=function[1].returns, confidence="medium")
                 return self.objects.construct(ref, source)
             args = [self.materialize(a, summary, None, act) for a in lit.items]
             kwargs = {k: self.materialize(a, summary, None, act) for k, a in lit.attrs.items()}
