@@ -1328,18 +1328,18 @@ class Walker:
         self.in_try += root
         raised: _Raised | None = None
         try:
-            self.block(stmt.body, act)
-        except _Raised as exc:
-            if not handlers:
-                raise
-            raised = exc
-        finally:
-            self.handlers -= handlers
-            self.catching.pop()
-        try:
+            try:
+                self.block(stmt.body, act)
+            except _Raised as exc:
+                if not handlers:
+                    raise
+                raised = exc
+            finally:
+                self.handlers -= handlers
+                self.catching.pop()
             if raised is not None:
                 self.block(_handler(stmt.handlers, raised.name).body, act)
-        finally:
+        finally:  # however the body ends (a break or an abort unwinding it too)
             self.in_try -= root
         if raised is None and stmt.orelse:
             self.block(stmt.orelse.body, act)
