@@ -38,6 +38,7 @@ from split import DEVELOPMENT, HELD_OUT, part  # noqa: E402
 from vtlint.analyzer import analyze  # noqa: E402
 from vtlint.analyzer.files import discover  # noqa: E402
 from vtlint.config import Config  # noqa: E402
+from vtlint.report.attribution import as_the_walk_places  # noqa: E402
 from vtlint.report.shareable import shorten  # noqa: E402
 from vtlint.runtime.step import RuntimeFacts  # noqa: E402
 from vtlint.trace import Action, Event  # noqa: E402
@@ -104,8 +105,11 @@ class Tally:
 
 
 def score_script(events: list[Event], truth: RuntimeFacts) -> Report:
+    """The truth placed as vtlint joins it: what a project entry (a compiled training step) runs inside a
+    package at the innermost project line of its inline chain, the package's own calls dropped
+    (report/attribution.py, the same rule for both traces)."""
     entries = set(truth.coverage) | {e.entry for e in events}
-    return score(events, truth.events, entries, entry_compiled(truth), zoo_rules=True)
+    return score(events, as_the_walk_places(truth.events), entries, entry_compiled(truth), zoo_rules=True)
 
 
 def group(model: dict[str, Any]) -> str:
