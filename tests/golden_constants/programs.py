@@ -2267,6 +2267,99 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "decorator_wrapper_own_calls": """
+        # A decorator's wrapper compiled as the entry's frame: its own calls (a helper, a config class's
+        # `__getattribute__`) are the entry's plumbing, not reported as inlines (as the runtime reports them); the
+        # calls inside what it calls are.
+        import functools
+
+        import torch
+        from torch import nn
+
+
+        class Config:
+            attribute_map = {"hidden": "hidden_size"}
+
+            def __init__(self):
+                self.hidden_size = 4
+                self.return_dict = True
+
+            def __getattribute__(self, key):
+                if key != "attribute_map" and key in super().__getattribute__("attribute_map"):
+                    key = super().__getattribute__("attribute_map")[key]
+                return super().__getattribute__(key)
+
+
+        def read_size(config):
+            return config.hidden_size
+
+
+        def can_return_tuple(func):
+            @functools.wraps(func)
+            def wrapper(self, *args, **kwargs):
+                out = func(self, *args, **kwargs)
+                n = read_size(self.config)
+                return_dict = self.config.return_dict if hasattr(self, "config") else True
+                return out * n if return_dict else (out,)
+            return wrapper
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.config = Config()
+                self.proj = nn.Linear(4, 4)
+
+            @can_return_tuple
+            def forward(self, x):
+                return self.proj(x) * self.config.hidden_size
+
+
+        def run():
+            net = torch.compile(Net())
+            net(torch.randn(2, 4))
+
+
+        if __name__ == "__main__":
+            run()
+    """,
+    "isinstance_slice_of_index": """
+        import torch
+
+
+        class LayerView:
+            # a per-layer view that takes an index or a slice, as a config's per-layer view does: an int takes
+            # the index path only (`isinstance(index, slice)` folds to False)
+
+            def __init__(self, sizes):
+                self._sizes = sizes
+
+            def __len__(self):
+                return len(self._sizes)
+
+            def __getitem__(self, index):
+                if isinstance(index, slice):
+                    return [self[i] for i in range(*index.indices(len(self)))]
+                if index < 0:
+                    index += len(self)
+                return self._sizes[index]
+
+
+        view = LayerView([2, 3])
+
+
+        @torch.compile
+        def scale(x, layer):
+            return x * view[layer]
+
+
+        def run():
+            scale(torch.randn(4), 1)
+
+
+        if __name__ == "__main__":
+            run()
+    """,
     "init_subclass_rewrap": """
         from functools import wraps
         import torch

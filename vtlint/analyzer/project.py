@@ -960,6 +960,7 @@ def _retrace_callee(project: Project, settings: DynamoSettings, frame: CalleeFra
                         closure=frame.closure, linked=frame.linked)
     scratch = Prediction()
     act = Act(frame.parsed, frame.qualname, again.env(), cls=frame.cls, closure=again.frame_closure())
+    walker.wrapper_frame = frame.fn.name.value if frame.linked is not None else None
     events = _walk_frame(walker, act, frame.fn, entry, scratch)
     prediction.cut_short |= scratch.cut_short
     if not _compiles_nothing(events):
@@ -1214,6 +1215,7 @@ def _walk_callee_frames(project: Project, settings: DynamoSettings, frames: list
         # the values of its call as they were then, not as later eager code left them (the next layer's run)
         called = replace(frame, args=V.snapshots(frame.call.kwargs)) if frame.call is not None else frame
         act = Act(frame.parsed, frame.qualname, called.env(), cls=frame.cls, closure=frame.frame_closure())
+        walker.wrapper_frame = frame.fn.name.value if frame.linked is not None else None
         events = _walk_frame(walker, act, frame.fn, entry, prediction)
         for event in events:
             if event.action is Action.FRAME and frame.reached_from not in (None, entry):

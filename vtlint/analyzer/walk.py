@@ -448,6 +448,9 @@ class Walker:
         self.uncompiled_calls = 0  # calls it makes whose frames Dynamo does not compile, active now
         self.broken_chain: list[CalleeFrame] = []  # the outermost reported call of an inlined break unwinding
         self.building: Building | None = None  # an nn.Module the traced frame constructs, being built
+        # the root frame when it is a decorator's wrapper linked to the function it wraps (`can_return_tuple`'s):
+        # its own calls are the entry's plumbing, no inlines, as the runtime reports them
+        self.wrapper_frame: str | None = None
         self.comprehension_frames: list[comprehensions.ComprehensionFrame] = []  # ... and the comprehensions it runs
         self._comprehensions: dict[int, tuple[cst.CSTNode, str]] = {}  # (node, name) by id of its outer `for`
         self.comprehending = 0  # comprehensions being unrolled: one inside another is not a frame of the replay
@@ -484,7 +487,7 @@ class Walker:
 
     def rename_root(self, name: str) -> None:
         """The root frame runs other code than the entry's function (a decorator's wrapper): its name."""
-        self.fn_name = self.frame.name = name
+        self.fn_name = self.frame.name = self.wrapper_frame = name
 
     @functools.cached_property
     def library_entry(self) -> bool:
@@ -499,6 +502,8 @@ class Walker:
 
     def emit(self, action: Action, act: Act, node: cst.CSTNode, **fields: Any) -> Event | None:
         if self.eager:
+            return None
+        if action is Action.INLINE and act.depth == 0 and self.frame.name == self.wrapper_frame:
             return None
         location, chain = self.loc(act, node), act.chain
         if self.project.is_library(act.display) and not self.library_entry:

@@ -31,7 +31,7 @@ BUILTIN_NAMES = frozenset({
     "enumerate", "zip", "reversed", "list", "tuple", "sorted", "getattr", "setattr", "hasattr", "exec", "eval",
     "globals", "vars", "input", "open", "id", "hash", "type", "super", "all", "any", "map", "filter", "iter", "next",
     "dict", "set", "frozenset", "repr", "format", "divmod", "pow", "callable", "issubclass", "object",
-    "chr", "ord", "hex", "oct", "bin", "bytes", "complex",
+    "chr", "ord", "hex", "oct", "bin", "bytes", "complex", "slice",
 })
 # Builtins whose result on known constants the walk can compute.
 PURE_BUILTINS = {"int": int, "float": float, "bool": bool, "str": str, "abs": abs, "min": min, "max": max,
@@ -132,7 +132,7 @@ class BuiltinVariable(Value):
 
 _BUILTIN_TYPES: dict[str, type] = {"dict": dict, "list": list, "tuple": tuple, "str": str, "int": int,
                                     "float": float, "bool": bool, "set": set,
-                                    "frozenset": frozenset}
+                                    "frozenset": frozenset, "slice": slice, "bytes": bytes, "complex": complex}
 _PYTYPES: dict[str, type] = {name: kind for kind, name in V.SCALAR_TYPES.items()}
 # a class object is a `type`, a function a function: never a dict, a tuple or a number
 _CONTAINER_TYPES: dict[str, type] = {V.LIST: list, V.TUPLE: tuple, V.DICT: dict, V.SET: set, V.CLASS: type,
