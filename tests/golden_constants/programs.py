@@ -2360,6 +2360,89 @@ PROGRAMS: dict[str, str] = {
         if __name__ == "__main__":
             run()
     """,
+    "isinstance_of_abc_derived": """
+        from abc import ABC
+
+        import torch
+
+
+        class Layer(ABC):
+            def scale(self):
+                return 2
+
+
+        class DenseLayer(Layer):
+            pass
+
+
+        class EmptyLayer:
+            pass
+
+
+        layers = [DenseLayer(), DenseLayer()]
+
+
+        def first_dense():
+            # `isinstance` of an object whose classes derive from abc.ABC only: no EmptyLayer, whatever ABC is
+            empty = [isinstance(layer, EmptyLayer) for layer in layers]
+            return empty.index(False) if False in empty else 0
+
+
+        def dense_path(x):
+            return x * 2
+
+
+        def empty_path(x):
+            return x + 1
+
+
+        @torch.compile
+        def step(x):
+            if first_dense() == 0:
+                return dense_path(x)
+            return empty_path(x)
+
+
+        def run():
+            step(torch.randn(4))
+
+
+        if __name__ == "__main__":
+            run()
+    """,
+    "environment_default_read": """
+        import os
+
+        import torch
+
+
+        def fast(x):
+            return x * 2
+
+
+        def slow(x):
+            return x.cos() * 2
+
+
+        def pick(x):
+            # a library's switch read from the environment while tracing: unset here, its default decides
+            if os.environ.get("VTLINT_GOLDEN_FORCE_SLOW", "0") == "1":
+                return slow(x)
+            return fast(x)
+
+
+        @torch.compile
+        def step(x):
+            return pick(x) + 1
+
+
+        def run():
+            step(torch.randn(4))
+
+
+        if __name__ == "__main__":
+            run()
+    """,
     "init_subclass_rewrap": """
         from functools import wraps
         import torch

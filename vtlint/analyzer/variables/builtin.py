@@ -236,6 +236,11 @@ def _issubclass(tx: Walker, args: list[Value]) -> Value:
                     else args[1:])
 
 
+# bases the walk does not read that make no object an instance of a class it reads (besides nn.Module and
+# object): the helpers of `abc` and `typing` (`class CacheLayerMixin(ABC)` is no `DummyLayer`)
+_NEVER_MATCH = frozenset({"abc.ABC", "typing.Generic", "typing.Protocol"})
+
+
 def _derives(tx: Walker, ref: str, wanted: list[Value]) -> Value:
     """Whether class `ref` derives from one of `wanted`: a constant where the walk reads every class."""
     answers = [tx.objects.is_subclass(ref, w.ref) if w.ref and w.kind in (V.CLASS, V.LIB) else None
@@ -246,7 +251,7 @@ def _derives(tx: Walker, ref: str, wanted: list[Value]) -> Value:
     if any(answers):
         return V.const(True)
     unread = [b for b in tx.project.external_bases(found[1], found[2])
-              if b.rpartition(".")[2] not in ("Module", "object")]
+              if b.rpartition(".")[2] not in ("Module", "object") and b not in _NEVER_MATCH]
     return Value(V.CONST, pytype="bool") if unread else V.const(False)  # a base the walk cannot read may match
 
 

@@ -14,7 +14,7 @@ from vtlint.analyzer import values as V
 from vtlint.analyzer.bounds import ITEMS, TooLarge, checked, described, fits
 from vtlint.analyzer.sources import AttrSource, LocalSource, Source, attr_source, item_source
 from vtlint.analyzer.values import Value
-from vtlint.analyzer.variables import data_files
+from vtlint.analyzer.variables import data_files, environment
 from vtlint.analyzer.variables.arguments import arguments_of
 from vtlint.analyzer.variables.command_line import PARSER_CLASSES, new_parser
 from vtlint.analyzer.variables.config_text import PARSERS, parse_config_text
@@ -62,9 +62,6 @@ CONTROL_FLOW = {
     "functorch.experimental.control_flow.cond": "cond", "torch._higher_order_ops.map.map": "map",
     "functorch.experimental.control_flow.map": "map",
 }
-# The accelerators a machine that compiles for CUDA or the CPU does not have: a library's import-time
-# `_is_torch_xpu_available = is_torch_xpu_available()` picks its CUDA/CPU path.
-ABSENT_ACCELERATORS = frozenset(f"torch.{device}.is_available" for device in ("xpu", "npu", "mlu", "hpu", "musa"))
 # Dynamo's `constant_fold_functions` (variables/torch.py), the functions its handlers answer as
 # constants (grad mode, `is_tensor`, `has_torch_function`) and the TensorVariable methods it answers
 # from the example value: a Python constant at trace time, no graph node, nothing to break on.
@@ -215,8 +212,12 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         return V.const(LIBRARY_STATE[name][1])  # a library switch the project never flips: its default
     if name in RANK_READS and receiver is not None and receiver.kind == V.TENSOR and receiver.items is not None:
         return V.const(len(receiver.items))  # the rank of the example value: static, TENSOR_MATCH checks it
-    if name in ABSENT_ACCELERATORS:
-        return V.const(False)
+    if name == environment.ENVIRON_GET and not tx.eager:
+        # Mapping.get's `self[key]` (the standard library's, not reported) inlines os.environ's own
+        tx.emit(Action.INLINE, act, node, callee="os._Environ.__getitem__", variable_tracker=V.FUNC,
+                detail={"qualname": "_Environ.__getitem__"})
+    if (machine := environment.answered(name, args)) is not None:
+        return machine
     if name in CONSTANT_FOLD:
         return Value(V.CONST, pytype=CONSTANT_FOLD[name], confidence="medium")
     if name in CONTROL_FLOW and not tx.eager:
