@@ -30,7 +30,7 @@ def run():
     f(torch.ones(2))
 """,
     "guessed_default": """
-import os
+import random
 
 import torch
 
@@ -41,7 +41,7 @@ def f(x, mask=None):
     return x * mask
 
 def run():
-    args = [torch.ones(2)] * int(os.environ.get("ARGS", "2"))  # how many only the environment says
+    args = [torch.ones(2)] * random.choice([2])  # how many only the run knows (a draw)
     f(*args)
 """,
 }

@@ -21,7 +21,7 @@ from vtlint.trace import Action, Event, MergedEvent
 
 FOLDED = "builtin_hyperparameters"  # detail key of a folded event: its attributes, values and guards
 
-_HIDDEN_DEPTH = '''import os
+_HIDDEN_DEPTH = '''import random
 
 import torch
 from torch import nn
@@ -39,8 +39,8 @@ class Stack(nn.Module):
 
 
 def run():
-    # the depth comes from outside: the static pass cannot know the layers
-    model = torch.compile(Stack(int(os.environ.get("DEPTH", "2"))))
+    # the depth is drawn when the script runs: the static pass cannot know the layers
+    model = torch.compile(Stack(random.choice([2])))
     model(torch.randn(2, 8))
 '''
 
