@@ -216,7 +216,7 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
         # Mapping.get's `self[key]` (the standard library's, not reported) inlines os.environ's own
         tx.emit(Action.INLINE, act, node, callee="os._Environ.__getitem__", variable_tracker=V.FUNC,
                 detail={"qualname": "_Environ.__getitem__"})
-    if (machine := environment.answered(name, args)) is not None:
+    if (machine := environment.answered(name, args, kwargs)) is not None:
         return machine
     if name in CONSTANT_FOLD:
         return Value(V.CONST, pytype=CONSTANT_FOLD[name], confidence="medium")
