@@ -4,7 +4,8 @@ against what torch really did, held-out part first.
 Each script's folder is analyzed as `vtlint check .` run there would (no `--entry`, no flag);
 the runtime side is the cached truth of `collect.py` (library frames kept as entries). Both are
 joined with benchmarks/accuracy's `score` under the zoo's rules (a recompile without a Source
-matched by its guard text less object ids, dict key-order guards neutral). Only the development
+matched by its guard text less object ids, dict key-order guards neutral), the truth placed as vtlint joins it (a
+project entry's events inside a package at the innermost project line: report/attribution.py). Only the development
 part is ever listed case by case (`--debug-dev`); the held-out part is scored as a whole.
 
     python benchmarks/zoo/run.py [--reuse-runtime] [--limit N] [--only FAMILY,...] [--debug-dev]
