@@ -450,6 +450,8 @@ def decide_function(qualname: str, settings: DynamoSettings, *, defined_in: str 
     return _as_measured(qualname, decision, probed[qualname])
 
 
+# torch.nn.Parameter as code names it (re-exported from torch.nn.parameter)
+PARAMETERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 # torch._check and the handlers that share its message check, with the message's position
 _CHECKS = {"torch._check": 1, "torch._check_index": 1, "torch._check_value": 1, "torch._check_type": 1,
            "torch._check_not_implemented": 1, "torch._check_with": 2}
@@ -478,7 +480,7 @@ def _torch_call(qualname: str, arguments: Arguments, settings: DynamoSettings) -
             len(arguments) == 1 or (len(arguments.kinds) == 2 and arguments.constant(1) == -1)):
         return _break("Attempted to use `torch.nn.functional.one_hot` with data-dependent output shape", vt,
                       "without num_classes the number of classes is the data's maximum plus one")
-    if qualname in ("torch.nn.Parameter", "torch.nn.parameter.Parameter"):
+    if qualname in PARAMETERS:
         return _parameter(arguments)
     if qualname == "copy.deepcopy" and arguments.kind(0, "x") == TENSOR:
         return _break("Attempted to copy.deepcopy a tensor", "TensorVariable",

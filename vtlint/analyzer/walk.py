@@ -2431,16 +2431,21 @@ class Walker:
         found = self.function_node(Value(V.FUNC, ref=ref))
         if found is None or not isinstance(found[1], cst.FunctionDef) or not _returns_own_def(found[1]):
             return None
-        parsed, fn = found[0], found[1]
+        made = self._run_as_imported(ref, found[0], found[1], lit, summary, act)
+        return made if made is not None and made.kind == V.FUNC else None
+
+    def _run_as_imported(self, ref: str, parsed: Parsed, fn: cst.FunctionDef, lit: Value, summary: ModuleSummary,
+                         act: Act | None) -> Value | None:
+        """What the module-level call `lit` of the function `ref` returned when the import ran it (None: the
+        walk of it stopped)."""
         args = [self.materialize(a, summary, None, act) for a in lit.items or ()]
         kwargs = {k: self.materialize(a, summary, None, act) for k, a in lit.attrs.items()}
         with self._outside_trace():
             try:
-                made = self.call(Value(V.FUNC, ref=ref), args, kwargs, Act(parsed, MODULE_FRAME, {}),
+                return self.call(Value(V.FUNC, ref=ref), args, kwargs, Act(parsed, MODULE_FRAME, {}),
                                  fn)  # type: ignore[arg-type]
             except WalkAborted[:-1]:
                 return None
-        return made if made.kind == V.FUNC else None
 
     def _ran_at_import(self, ref: str, lit: Value, summary: ModuleSummary, act: Act | None) -> Value | None:
         """The constant a module-level call of a function declared to return a scalar gave when the
@@ -2450,14 +2455,8 @@ class Walker:
         found = self.function_node(Value(V.FUNC, ref=ref))
         if found is None or not isinstance(found[1], cst.FunctionDef):
             return None
-        args = [self.materialize(a, summary, None, act) for a in lit.items or ()]
-        kwargs = {k: self.materialize(a, summary, None, act) for k, a in lit.attrs.items()}
-        with self._outside_trace():
-            try:
-                made = self.call(Value(V.FUNC, ref=ref), args, kwargs, Act(found[0], MODULE_FRAME, {}), found[1])
-            except WalkAborted[:-1]:
-                return None
-        return made if made.kind == V.CONST and made.known else None
+        made = self._run_as_imported(ref, found[0], found[1], lit, summary, act)
+        return made if made is not None and made.kind == V.CONST and made.known else None
 
     def materialize(self, lit: Value, summary: ModuleSummary, source: Source | None, act: Act | None) -> Value:
         """A literal from a summary (module/class level) as the value Dynamo sees at runtime."""

@@ -95,7 +95,6 @@ SCALAR_READS = {"item": "float"}
 DATA_PTR = "<data_ptr>"  # the ref of a DataPtrVariable (`t.data_ptr()`)
 
 
-PARAMETERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter"})
 
 # torch.nn.utils functions that add a hook or a parametrization to a module and return it.
 WRAPS_MODULE = frozenset({f"torch.nn.utils.{n}" for n in (
@@ -290,7 +289,7 @@ def call_library(tx: Walker, func: Value, args: list[Value], kwargs: dict[str, V
             return V.compute(MATH_FUNCTIONS[name], *[a.value for a in args])  # Dynamo folds it to a constant
         # a Python number of a value the walk does not know: still folded, no graph op
         return Value(V.CONST, pytype="int" if name in _INT_MATH else "float", origins=V.origins(*args))
-    if name in PARAMETERS and tx.eager:  # nn.Parameter(data, requires_grad=True): a leaf tensor that needs grad
+    if name in breaks.PARAMETERS and tx.eager:  # nn.Parameter(data, requires_grad=True): a leaf tensor that needs grad
         if tx.building is not None:  # in a constructor the traced frame calls: what Dynamo decides there
             decided = breaks.decide_function(name, tx.settings, arguments=arguments_of(tx, args, kwargs))
             if decided.breaks:
